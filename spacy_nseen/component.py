@@ -1,0 +1,358 @@
+"""The `nseen_linker` pipeline component: links `doc.ents` to reference sets by NSEEN embeddings.
+
+For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURIE or None),
+`Span._.kb_score`, `Span._.kb_candidates` (a list of `(kb_id, name, score)`), and the token-level
+`ent_kb_id`, so that `ent.kb_id_` and `DocBin` carry the id too.
+"""
+import shutil
+import tempfile
+from itertools import islice
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+import srsly
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+from spacy.util import SimpleFrozenList, from_disk as util_from_disk, to_disk as util_to_disk
+from spacy.vocab import Vocab
+from thinc.api import Config, Model
+
+from .encoder_io import load_encoder_weights
+from .errors import ArtifactError, NotInitializedError
+from .kb_linker import MODES, Candidate, KnowledgeBaseLinker, LinkerSettings
+from .linker_io import load_linker, save_linker
+from .reference_set import ReferenceSet
+
+DEFAULT_ENCODER_CONFIG = """
+[encoder]
+@architectures = "spacy_nseen.CharBiLSTMEncoder.v1"
+vocab_size = 512
+char_width = 64
+hidden_width = 128
+depth = 4
+output_width = 128
+dropout = 0.0
+pooling = "max"
+max_length = 64
+batch_size = 512
+precision = "fp32"
+"""
+DEFAULT_ENCODER = Config().from_str(DEFAULT_ENCODER_CONFIG)["encoder"]
+DEFAULT_KBS = {"PROTEIN": "uniprot", "GENE": "uniprot", "CHEMICAL": "chebi"}
+KB_URL_TEMPLATE = "https://identifiers.org/{}"
+
+
+def register_extensions() -> None:
+    """Register the Span extensions (idempotent)."""
+    for name in ("kb_id", "kb_score"):
+        if not Span.has_extension(name):
+            Span.set_extension(name, default=None)
+    if not Span.has_extension("kb_candidates"):
+        Span.set_extension("kb_candidates", default=None)
+
+
+@Language.factory(
+    "nseen_linker",
+    assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates"],
+    requires=["doc.ents"],
+    default_config={
+        "encoder": DEFAULT_ENCODER,
+        "kbs": DEFAULT_KBS,
+        "top_k": 5,
+        "threshold": 0.0,
+        "overwrite": True,
+        "mode": "hybrid",
+        "n_candidates": 50,
+        "exact_match": True,
+        "sparse_weight": 0.5,
+        "cache_size": 100_000,
+        "n_trees": 50,
+        "search_k": -1,
+        "seed": 0,
+        "batch_size": 256,
+        "kb_url_template": KB_URL_TEMPLATE,
+    },
+    default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
+)
+def make_nseen_linker(
+    nlp: Language,
+    name: str,
+    encoder: Model,
+    kbs: Dict[str, str],
+    top_k: int,
+    threshold: float,
+    overwrite: bool,
+    mode: str,
+    n_candidates: int,
+    exact_match: bool,
+    sparse_weight: float,
+    cache_size: int,
+    n_trees: int,
+    search_k: int,
+    seed: int,
+    batch_size: int,
+    kb_url_template: str,
+) -> "NseenLinker":
+    """Create an `nseen_linker` (see the README for every setting)."""
+    return NseenLinker(
+        nlp.vocab,
+        encoder,
+        name=name,
+        kbs=kbs,
+        top_k=top_k,
+        threshold=threshold,
+        overwrite=overwrite,
+        mode=mode,
+        settings=LinkerSettings(n_candidates, exact_match, sparse_weight, cache_size),
+        n_trees=n_trees,
+        search_k=search_k,
+        seed=seed,
+        batch_size=batch_size,
+        kb_url_template=kb_url_template,
+    )
+
+
+class NseenLinker(Pipe):
+    """Links entity spans to reference sets with an NSEEN encoder and Annoy index per reference set."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "nseen_linker",
+        *,
+        kbs: Dict[str, str],
+        top_k: int = 5,
+        threshold: float = 0.0,
+        overwrite: bool = True,
+        mode: str = "hybrid",
+        settings: Optional[LinkerSettings] = None,
+        n_trees: int = 50,
+        search_k: int = -1,
+        seed: int = 0,
+        batch_size: int = 256,
+        kb_url_template: str = KB_URL_TEMPLATE,
+    ) -> None:
+        if not kbs:
+            raise ValueError("nseen_linker: 'kbs' must map at least one entity label to a reference set name")
+        if top_k < 1:
+            raise ValueError(f"nseen_linker: top_k must be at least 1, got {top_k}")
+        if mode not in MODES:
+            raise ValueError(f"nseen_linker: mode must be one of {MODES}, got {mode!r}")
+        if n_trees < 1 or batch_size < 1:
+            raise ValueError("nseen_linker: n_trees and batch_size must be positive")
+        register_extensions()
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.kbs = dict(kbs)
+        self.top_k = top_k
+        self.threshold = threshold
+        self.overwrite = overwrite
+        self.mode = mode
+        self.settings = settings or LinkerSettings()
+        self.n_trees = n_trees
+        self.search_k = search_k
+        self.seed = seed
+        self.batch_size = batch_size
+        self.kb_url_template = kb_url_template
+        self.linkers: Dict[str, KnowledgeBaseLinker] = {}
+        self._tempdir: Optional[tempfile.TemporaryDirectory] = None
+        self.cfg: Dict[str, Any] = {"kbs": self.kbs}
+
+    @property
+    def kb_names(self) -> List[str]:
+        """RETURNS (List[str]): the reference set names, in the order they first appear in `kbs`."""
+        return list(dict.fromkeys(self.kbs.values()))
+
+    @property
+    def is_initialized(self) -> bool:
+        return all(kb in self.linkers for kb in self.kb_names)
+
+    def initialize(
+        self,
+        get_examples: Optional[Callable[[], Iterable[Example]]] = None,
+        *,
+        nlp: Optional[Language] = None,
+        linkers: Optional[Dict[str, str]] = None,
+        encoders: Optional[Dict[str, str]] = None,
+        reference_sets: Optional[Dict[str, str]] = None,
+    ) -> None:
+        """Load a trained encoder and a reference set for every reference set name, and build the indexes.
+
+        linkers (Optional[Dict[str, str]]): reference set name → a complete linker directory (index included).
+        encoders (Optional[Dict[str, str]]): reference set name → a trained encoder directory.
+        reference_sets (Optional[Dict[str, str]]): reference set name → a `kb_id, name, kind` TSV file.
+        Each reference set needs either a linker directory, or an encoder and a reference set.
+        """
+        linkers, encoders, reference_sets = linkers or {}, encoders or {}, reference_sets or {}
+        unknown = (set(linkers) | set(encoders) | set(reference_sets)) - set(self.kb_names)
+        if unknown:
+            raise ValueError(f"nseen_linker: initialize got paths for {sorted(unknown)}, not in kbs {self.kb_names}")
+        built: Dict[str, KnowledgeBaseLinker] = {}
+        for kb in self.kb_names:
+            if kb in linkers:
+                built[kb] = load_linker(linkers[kb], encoder=self.model.copy(), settings=self.settings, search_k=self.search_k)
+            elif kb in encoders and kb in reference_sets:
+                encoder = self.model.copy()
+                load_encoder_weights(encoder, encoders[kb])
+                reference = ReferenceSet.from_tsv(reference_sets[kb])
+                built[kb] = KnowledgeBaseLinker.build(
+                    kb, encoder, reference, n_trees=self.n_trees, search_k=self.search_k, seed=self.seed,
+                    settings=self.settings, with_tfidf=True,
+                )
+            else:
+                raise ValueError(
+                    f"nseen_linker: no trained artifacts for the reference set '{kb}'. Give "
+                    f"[initialize.components.{self.name}] linkers = {{\"{kb}\": \"path/to/linker\"}}, or both "
+                    f"encoders = {{\"{kb}\": ...}} and reference_sets = {{\"{kb}\": ...}}."
+                )
+        self.linkers = built
+
+    def add_linker(self, linker: KnowledgeBaseLinker) -> None:
+        """Use an already built linker for the reference set of the same name."""
+        if linker.name not in self.kb_names:
+            raise ValueError(f"nseen_linker: '{linker.name}' is not a reference set in kbs {self.kb_names}")
+        self.linkers[linker.name] = linker
+
+    def __call__(self, doc: Doc) -> Doc:
+        return next(self.pipe([doc]))
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: Optional[int] = None) -> Iterator[Doc]:
+        """Link the entities of a stream of docs, one encoder pass per batch and reference set."""
+        size = batch_size or self.batch_size
+        stream = iter(stream)
+        while True:
+            docs = list(islice(stream, size))
+            if not docs:
+                return
+            self.set_annotations(docs, self.predict(docs))
+            yield from docs
+
+    def predict(self, docs: Iterable[Doc]) -> List[List[Tuple[int, Optional[List[Candidate]]]]]:
+        """Find candidates for every mapped entity.
+
+        RETURNS: for each doc, (entity position in doc.ents, candidates or None when skipped) pairs.
+        """
+        if not self.is_initialized:
+            missing = [kb for kb in self.kb_names if kb not in self.linkers]
+            raise NotInitializedError(
+                f"nseen_linker has no trained linker for {missing}: call nlp.initialize() with the paths in "
+                f"[initialize.components.{self.name}], or load a saved pipeline."
+            )
+        docs = list(docs)
+        requests: Dict[str, List[Tuple[int, int, str]]] = {kb: [] for kb in self.kb_names}
+        out: List[List[Tuple[int, Optional[List[Candidate]]]]] = [[] for _ in docs]
+        for d, doc in enumerate(docs):
+            for e, ent in enumerate(doc.ents):
+                kb = self.kbs.get(ent.label_)
+                if kb is None or (not self.overwrite and ent.kb_id_):
+                    continue
+                requests[kb].append((d, e, ent.text))
+        for kb, items in requests.items():
+            if not items:
+                continue
+            results = self.linkers[kb].link([text for _, _, text in items], top_k=self.top_k, mode=self.mode)
+            for (d, e, _), candidates in zip(items, results):
+                out[d].append((e, candidates))
+        return out
+
+    def set_annotations(self, docs: Iterable[Doc], predictions: List[List[Tuple[int, Optional[List[Candidate]]]]]) -> None:
+        """Write ids, scores and candidates onto the entity spans and tokens."""
+        for doc, doc_predictions in zip(docs, predictions):
+            if not doc_predictions:
+                continue
+            ents = list(doc.ents)
+            for e, candidates in doc_predictions:
+                ent = ents[e]
+                candidates = candidates or []
+                best = candidates[0] if candidates and candidates[0].score >= self.threshold else None
+                kb_id = best.kb_id if best is not None else ""
+                new = Span(doc, ent.start, ent.end, label=ent.label, kb_id=kb_id, span_id=ent.id)
+                new._.kb_id = best.kb_id if best is not None else None
+                new._.kb_score = float(candidates[0].score) if candidates else None
+                new._.kb_candidates = [(c.kb_id, c.name, float(c.score)) for c in candidates]
+                ents[e] = new
+            doc.ents = ents
+
+    def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+        """Micro P/R/F of (span, kb_id) on the gold entities (spaCy's `Scorer.score_links`)."""
+        from spacy.scorer import Scorer
+
+        return Scorer.score_links(examples, negative_labels=[""], **kwargs)
+
+    def displacy_options(self) -> Dict[str, str]:
+        """RETURNS (Dict[str, str]): options for `displacy.render(doc, style="ent", options=...)` with entry links."""
+        return {"kb_url_template": self.kb_url_template}
+
+    # Serialization ---------------------------------------------------------------------------------
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        """Save the config and one linker directory per reference set."""
+        path = Path(path)
+        serialize: Dict[str, Callable[[Path], None]] = {
+            "cfg": lambda p: srsly.write_json(p, {"kbs": self.kbs, "kb_names": self.kb_names}),
+        }
+        for kb in self.kb_names:
+            if kb in self.linkers:
+                serialize[f"kb_{kb}"] = lambda p, kb=kb: save_linker(self.linkers[kb], p)
+        util_to_disk(path, serialize, exclude)
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> "NseenLinker":
+        """Load what `to_disk` saved; every file is checked before the pipe is used."""
+        path = Path(path)
+        cfg_path = path / "cfg"
+        if not cfg_path.exists():
+            raise ArtifactError(cfg_path, "nseen_linker config file not found", "Save the pipeline again with nlp.to_disk().")
+        deserialize: Dict[str, Callable[[Path], None]] = {"cfg": lambda p: None}
+        for kb in self.kb_names:
+            deserialize[f"kb_{kb}"] = lambda p, kb=kb: self._load_kb(kb, p)
+        util_from_disk(path, deserialize, exclude)
+        return self
+
+    def _load_kb(self, kb: str, directory: Path) -> None:
+        if not directory.exists():
+            raise ArtifactError(directory, f"the linker directory of '{kb}' is missing", "Save the pipeline again with nlp.to_disk().")
+        self.linkers[kb] = load_linker(directory, encoder=self.model.copy(), settings=self.settings, search_k=self.search_k)
+
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        """Serialise every file of `to_disk` into one msgpack blob."""
+        with tempfile.TemporaryDirectory() as tmp:
+            self.to_disk(tmp, exclude=exclude)
+            root = Path(tmp)
+            files = {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+        return srsly.msgpack_dumps({"files": files})
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()) -> "NseenLinker":
+        """Restore from `to_bytes`; the files live in a temporary directory kept as long as the pipe."""
+        data = srsly.msgpack_loads(bytes_data)
+        if self._tempdir is not None:
+            self._tempdir.cleanup()
+        self._tempdir = tempfile.TemporaryDirectory(prefix="nseen_linker_")
+        root = Path(self._tempdir.name)
+        for rel, content in data["files"].items():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        return self.from_disk(root, exclude=exclude)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("linkers", "_tempdir")}
+        state["_linker_bytes"] = self.to_bytes() if self.linkers else None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        data = state.pop("_linker_bytes")
+        self.__dict__.update(state)
+        self.linkers = {}
+        self._tempdir = None
+        if data is not None:
+            self.from_bytes(data)
+
+    # Pipe methods that do not apply to a component without trainable spaCy weights -----------------
+
+    def update(self, *args: Any, **kwargs: Any) -> Dict[str, float]:
+        """The encoder is trained outside spaCy (see `training/`); `spacy train` leaves it unchanged."""
+        return kwargs.get("losses") or {}

@@ -1,0 +1,219 @@
+"""Character n-gram TF-IDF over reference names (scipy.sparse only).
+
+The sparse string score of scispaCy's candidate generator and of BioSyn
+(Sung et al., 2020). Used as a baseline and as the linker's sparse re-rank score.
+N-grams and weights follow scikit-learn's `TfidfVectorizer(analyzer="char")`:
+lowercased text, runs of whitespace folded to one space, all n-grams of the
+string for n in `ngram_range`, idf = ln((1 + n) / (1 + df)) + 1, optional
+sublinear tf (1 + ln tf), L2-normalised rows.
+"""
+import re
+from array import array
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import ArtifactError
+
+FORMAT_VERSION = 1
+_WHITE_SPACES = re.compile(r"\s\s+")
+_ARRAYS = ("format_version", "ngram_range", "flags", "vocab", "idf",
+           "data", "indices", "indptr", "shape")
+
+
+class CharNgramTfidf:
+    """Character n-gram TF-IDF index of a list of names, with cosine top-k search."""
+
+    def __init__(self, ngram_range: Tuple[int, int] = (1, 3), *, lowercase: bool = True,
+                 sublinear_tf: bool = False) -> None:
+        """Create an empty (unfitted) index.
+
+        ngram_range (Tuple[int, int]): Smallest and largest n-gram length.
+        lowercase (bool): Lowercase strings before extracting n-grams.
+        sublinear_tf (bool): Use 1 + ln(tf) instead of the raw count.
+        """
+        lo, hi = int(ngram_range[0]), int(ngram_range[1])
+        if not 1 <= lo <= hi:
+            raise ValueError(f"ngram_range must satisfy 1 <= min <= max, got {ngram_range}")
+        self.ngram_range = (lo, hi)
+        self.lowercase = lowercase
+        self.sublinear_tf = sublinear_tf
+        self.vocab: Dict[str, int] = {}
+        self.idf = np.zeros((0,), dtype=np.float32)
+        self.matrix = sp.csr_matrix((0, 0), dtype=np.float32)
+        self._matrix_t: Optional[sp.csr_matrix] = None
+
+    @property
+    def n_names(self) -> int:
+        """RETURNS (int): Number of fitted names (rows of `matrix`)."""
+        return self.matrix.shape[0]
+
+    def ngrams(self, text: str) -> List[str]:
+        """RETURNS (List[str]): The character n-grams of a string, with repeats."""
+        if self.lowercase:
+            text = text.lower()
+        text = _WHITE_SPACES.sub(" ", text)
+        lo, hi = self.ngram_range
+        return [text[i:i + n] for n in range(lo, min(hi, len(text)) + 1)
+                for i in range(len(text) - n + 1)]
+
+    def fit(self, names: Iterable[str]) -> "CharNgramTfidf":
+        """Build the vocabulary, idf weights and the name matrix.
+
+        names (Iterable[str]): The reference names; row i of `matrix` is name i.
+        RETURNS (CharNgramTfidf): self.
+        """
+        vocab: Dict[str, int] = {}
+        indices = array("i")
+        indptr = array("q", [0])
+        for name in names:
+            indices.extend(vocab.setdefault(g, len(vocab)) for g in self.ngrams(name))
+            indptr.append(len(indices))
+        n = len(indptr) - 1
+        counts = self._counts(indices, indptr, (n, len(vocab)))
+        df = np.bincount(counts.indices, minlength=len(vocab))
+        self.vocab = vocab
+        self.idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
+        self.matrix = self._weight(counts)
+        self._matrix_t = None
+        return self
+
+    def transform(self, strings: Sequence[str]) -> sp.csr_matrix:
+        """Vectorise strings with the fitted vocabulary (unknown n-grams ignored).
+
+        RETURNS (sp.csr_matrix): Shape (len(strings), n_features), L2-normalised rows.
+        """
+        self._require_fitted()
+        vocab = self.vocab
+        indices = array("i")
+        indptr = array("q", [0])
+        for s in strings:
+            indices.extend(j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None)
+            indptr.append(len(indices))
+        return self._weight(self._counts(indices, indptr, (len(strings), len(vocab))))
+
+    def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64
+              ) -> Tuple[np.ndarray, np.ndarray]:
+        """Exact cosine top-k names for each query, in sparse-matrix chunks.
+
+        queries (Sequence[str]): The query strings.
+        k (int): Number of names to return per query.
+        chunk_size (int): Queries scored per sparse product (memory ~ chunk x names).
+        RETURNS (Tuple[np.ndarray, np.ndarray]): Name indices (int64) and cosine scores
+            (float32), both of shape (len(queries), min(k, n_names)), best first.
+        """
+        self._require_fitted()
+        k = min(k, self.n_names)
+        out_idx = np.zeros((len(queries), k), dtype=np.int64)
+        out_score = np.zeros((len(queries), k), dtype=np.float32)
+        if k == 0 or not len(queries):
+            return out_idx, out_score
+        if self._matrix_t is None:
+            self._matrix_t = self.matrix.T.tocsr()
+        q_all = self.transform(queries)
+        for start in range(0, len(queries), chunk_size):
+            sims = (q_all[start:start + chunk_size] @ self._matrix_t).toarray()
+            if k < sims.shape[1]:
+                part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+            else:
+                part = np.tile(np.arange(sims.shape[1]), (sims.shape[0], 1))
+            part_scores = np.take_along_axis(sims, part, axis=1)
+            # Sort by score desc, then name index asc, so ties are deterministic.
+            order = np.lexsort((part, -part_scores), axis=1)
+            rows = slice(start, start + sims.shape[0])
+            out_idx[rows] = np.take_along_axis(part, order, axis=1)
+            out_score[rows] = np.take_along_axis(part_scores, order, axis=1)
+        return out_idx, out_score
+
+    def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]
+                    ) -> List[np.ndarray]:
+        """Cosine between each query and given candidate names (for re-ranking).
+
+        name_indices (Sequence[Sequence[int]]): Candidate name indices per query.
+        RETURNS (List[np.ndarray]): float32 scores aligned with `name_indices`.
+        """
+        self._require_fitted()
+        if len(queries) != len(name_indices):
+            raise ValueError("queries and name_indices must have the same length")
+        lengths = np.array([len(c) for c in name_indices], dtype=np.int64)
+        flat = np.fromiter((j for c in name_indices for j in c), dtype=np.int64,
+                           count=int(lengths.sum()))
+        if flat.size and (flat.min() < 0 or flat.max() >= self.n_names):
+            raise IndexError(f"name index out of range [0, {self.n_names})")
+        q = self.transform(queries)[np.repeat(np.arange(len(queries)), lengths)]
+        scores = np.asarray(q.multiply(self.matrix[flat]).sum(axis=1), dtype=np.float32).ravel()
+        return np.split(scores, np.cumsum(lengths)[:-1]) if len(lengths) else []
+
+    def to_disk(self, path: Union[str, Path]) -> None:
+        """Save to one `.npz` file (no pickle)."""
+        self._require_fitted()
+        m = self.matrix
+        vocab = sorted(self.vocab, key=self.vocab.__getitem__)
+        np.savez(Path(path), format_version=np.array([FORMAT_VERSION]),
+                 ngram_range=np.array(self.ngram_range, dtype=np.int64),
+                 flags=np.array([self.lowercase, self.sublinear_tf], dtype=bool),
+                 vocab=np.array(vocab, dtype=np.str_), idf=self.idf,
+                 data=m.data, indices=m.indices, indptr=m.indptr,
+                 shape=np.array(m.shape, dtype=np.int64))
+
+    @classmethod
+    def from_disk(cls, path: Union[str, Path]) -> "CharNgramTfidf":
+        """Load an index saved by `to_disk`.
+
+        RETURNS (CharNgramTfidf): The loaded index.
+        """
+        path = Path(path)
+        fix = "Rebuild it with CharNgramTfidf().fit(names).to_disk(path)."
+        if not path.exists():
+            raise ArtifactError(path, "TF-IDF file not found", fix)
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                missing = [a for a in _ARRAYS if a not in f.files]
+                if missing:
+                    raise ArtifactError(path, f"arrays {missing} missing", fix)
+                arrays = {a: f[a] for a in _ARRAYS}
+        except ArtifactError:
+            raise
+        except Exception as e:  # zipfile.BadZipFile, EOFError, ValueError, OSError
+            raise ArtifactError(path, f"cannot be read ({type(e).__name__}: {e}); "
+                                "it is truncated or not a TF-IDF file", fix) from e
+        if int(arrays["format_version"][0]) != FORMAT_VERSION:
+            raise ArtifactError(path, f"format version {int(arrays['format_version'][0])} "
+                                f"is not {FORMAT_VERSION}", fix)
+        lo, hi = (int(x) for x in arrays["ngram_range"])
+        lowercase, sublinear = (bool(x) for x in arrays["flags"])
+        self = cls((lo, hi), lowercase=lowercase, sublinear_tf=sublinear)
+        self.vocab = {g: i for i, g in enumerate(arrays["vocab"].tolist())}
+        self.idf = arrays["idf"].astype(np.float32)
+        shape = tuple(int(x) for x in arrays["shape"])
+        if len(self.vocab) != shape[1] or self.idf.shape[0] != shape[1]:
+            raise ArtifactError(path, "vocabulary, idf and matrix sizes disagree", fix)
+        self.matrix = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]),
+                                    shape=shape)
+        return self
+
+    def _require_fitted(self) -> None:
+        if not self.vocab:
+            raise ValueError("CharNgramTfidf is not fitted: call fit(names) or from_disk(path)")
+
+    @staticmethod
+    def _counts(indices: array, indptr: array, shape: Tuple[int, int]) -> sp.csr_matrix:
+        idx = np.frombuffer(indices, dtype=np.int32) if len(indices) else np.zeros(0, np.int32)
+        ptr = np.frombuffer(indptr, dtype=np.int64)
+        m = sp.csr_matrix((np.ones(len(idx), dtype=np.float32), idx, ptr), shape=shape)
+        m.sum_duplicates()
+        return m
+
+    def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
+        m = counts.astype(np.float32)
+        if self.sublinear_tf:
+            np.log(m.data, out=m.data)
+            m.data += 1.0
+        m = sp.csr_matrix(m.multiply(self.idf[np.newaxis, :]), dtype=np.float32)
+        norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+        norms[norms == 0] = 1.0
+        m = sp.csr_matrix(sp.diags(1.0 / norms).astype(np.float32) @ m)
+        m.sort_indices()
+        return m

@@ -1,0 +1,62 @@
+import numpy as np
+import pytest
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from spacy_nseen.errors import ArtifactError
+from spacy_nseen.ngram_tfidf import CharNgramTfidf
+
+NAMES = ["Histone H3/a", "PLC-gamma-2", "Phospholipase C-gamma-2", "IKK  epsilon", "IKBKE", "x"]
+QUERIES = ["histone h3", "PLCg2", "IKKe", "zzz", ""]
+
+
+@pytest.mark.parametrize("ngram_range", [(1, 3), (3, 3), (2, 4)])
+@pytest.mark.parametrize("sublinear", [False, True])
+def test_matches_sklearn(ngram_range, sublinear):
+    ours = CharNgramTfidf(ngram_range, sublinear_tf=sublinear).fit(NAMES)
+    sk = TfidfVectorizer(analyzer="char", ngram_range=ngram_range, sublinear_tf=sublinear).fit(NAMES)
+    assert len(ours.vocab) == len(sk.vocabulary_)
+    np.testing.assert_allclose(ours.matrix.toarray().sum(), sk.transform(NAMES).toarray().sum(),
+                               rtol=1e-5)
+    a = (ours.transform(QUERIES) @ ours.matrix.T).toarray()
+    b = (sk.transform(QUERIES) @ sk.transform(NAMES).T).toarray()
+    np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_top_k_and_pair_scores():
+    t = CharNgramTfidf((1, 3)).fit(NAMES)
+    idx, scores = t.top_k(QUERIES, k=3, chunk_size=2)
+    full = (t.transform(QUERIES) @ t.matrix.T).toarray()
+    assert idx.shape == (5, 3)
+    np.testing.assert_allclose(scores, np.sort(full, axis=1)[:, ::-1][:, :3], atol=1e-6)
+    assert idx[0, 0] == 0 and idx[1, 0] == 1
+    assert np.all(np.diff(scores, axis=1) <= 1e-7)
+    pairs = t.pair_scores(QUERIES[:2], [[0, 2], [5]])
+    np.testing.assert_allclose(pairs[0], full[0, [0, 2]], atol=1e-6)
+    np.testing.assert_allclose(pairs[1], full[1, [5]], atol=1e-6)
+    big_idx, _ = t.top_k(["x"], k=100)
+    assert big_idx.shape == (1, len(NAMES))
+
+
+def test_hand_worked_idf():
+    t = CharNgramTfidf((1, 1)).fit(["ab", "a"])
+    # idf(a) = ln(3/3)+1 = 1, idf(b) = ln(3/2)+1; "ab" -> [1, 1.405] normalised
+    b = np.log(1.5) + 1
+    np.testing.assert_allclose(t.transform(["ab"]).toarray()[0][[t.vocab["a"], t.vocab["b"]]],
+                               np.array([1, b]) / np.hypot(1, b), rtol=1e-6)
+
+
+def test_disk_roundtrip_and_errors(tmp_path):
+    t = CharNgramTfidf((2, 3), sublinear_tf=True).fit(NAMES)
+    path = tmp_path / "tfidf.npz"
+    t.to_disk(path)
+    t2 = CharNgramTfidf.from_disk(path)
+    assert t2.ngram_range == (2, 3) and t2.sublinear_tf
+    np.testing.assert_array_equal(t.top_k(QUERIES, 2)[0], t2.top_k(QUERIES, 2)[0])
+    with pytest.raises(ArtifactError, match="not found"):
+        CharNgramTfidf.from_disk(tmp_path / "missing.npz")
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ArtifactError, match="truncated"):
+        CharNgramTfidf.from_disk(bad)
+    with pytest.raises(ValueError, match="not fitted"):
+        CharNgramTfidf().top_k(["a"], 1)

@@ -1,0 +1,205 @@
+"""Evaluate normalisation systems on a Bio-ID mentions file (Hits@k).
+
+python -m training.evaluate --kb uniprot --reference corpus/reference/uniprot.tsv.gz \\
+    --mentions ../shared/data/bioid/mentions.tsv.gz --output results/eval_uniprot
+"""
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+import typer
+from wasabi import msg
+
+from training.baselines import BASELINES, Ranker, Reference, build_baseline, read_reference
+from training.bioid import (BioIDFormatError, Query, kb_queries, read_equivalences,
+                            read_mentions, read_secondary_map)
+from training.report import PAPER_TABLE3, plot_hits, write_markdown
+
+KS = (1, 3, 5, 10)
+app = typer.Typer(add_completion=False)
+
+
+@dataclass
+class LinkerRanker:
+    """Adapter: a `KnowledgeBaseLinker`-like object (`.link`) as a Ranker."""
+
+    linker: Any
+    name: str = "nseen"
+    mode: Optional[str] = None
+
+    def rank(self, mentions: Sequence[str], k: int) -> List[List[str]]:
+        kwargs = {} if self.mode is None else {"mode": self.mode}
+        out: List[List[str]] = []
+        for cands in self.linker.link(list(mentions), top_k=k, **kwargs):
+            out.append(list(dict.fromkeys(c.kb_id for c in cands))[:k])
+        return out
+
+
+def hits_at_k(ranked: Sequence[Sequence[str]], golds: Sequence[frozenset],
+              ks: Sequence[int] = KS) -> Dict[str, float]:
+    """Fraction of queries with a gold id among the top-k distinct ids.
+
+    ranked (Sequence[Sequence[str]]): Ranked kb_ids per query (collapsed to distinct).
+    golds (Sequence[frozenset]): Gold ids per query.
+    RETURNS (Dict[str, float]): {"hits@1": ..., ...}; 0.0 for no queries.
+    """
+    out = {}
+    for k in ks:
+        hit = 0
+        for r, gold in zip(ranked, golds):
+            top = list(dict.fromkeys(r))[:k]
+            hit += any(x in gold for x in top)
+        out[f"hits@{k}"] = hit / len(golds) if golds else 0.0
+    return out
+
+
+def split_in_kb(queries: Sequence[Query], entities: set) -> Dict[str, Any]:
+    """Separate in-KB queries (a gold id in the reference) and count both units.
+
+    RETURNS (Dict[str, Any]): in_kb queries, unique in-KB pairs and the counts.
+    """
+    in_kb = [q for q in queries if q.gold & entities]
+    pairs = sorted({(q.text, q.gold) for q in queries}, key=lambda p: (p[0], sorted(p[1])))
+    in_pairs = [p for p in pairs if p[1] & entities]
+    return {
+        "in_kb": in_kb,
+        "unique_pairs": in_pairs,
+        "counts": {
+            "queries": len(queries), "in_kb": len(in_kb),
+            "out_of_kb": len(queries) - len(in_kb),
+            "unique_pairs": len(pairs), "unique_pairs_in_kb": len(in_pairs),
+            "unique_pairs_out_of_kb": len(pairs) - len(in_pairs),
+            "unique_strings_in_kb": len({q.text for q in in_kb}),
+        },
+    }
+
+
+def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[Ranker],
+                     ks: Sequence[int] = KS) -> Dict[str, Any]:
+    """Run every ranker on the distinct in-KB mention strings and score them.
+
+    RETURNS (Dict[str, Any]): counts and, per system, Hits@k per occurrence and per
+        unique (mention text, gold ids) pair, plus timing.
+    """
+    split = split_in_kb(queries, entities)
+    strings = sorted({q.text for q in split["in_kb"]})
+    results: Dict[str, Any] = {"counts": split["counts"], "systems": {}}
+    for ranker in rankers:
+        msg.info(f"{ranker.name}: ranking {len(strings)} distinct mention strings")
+        start = time.perf_counter()
+        ranked = ranker.rank(strings, max(ks))
+        seconds = time.perf_counter() - start
+        by_text = dict(zip(strings, ranked))
+        occ = hits_at_k([by_text[q.text] for q in split["in_kb"]],
+                        [q.gold for q in split["in_kb"]], ks)
+        uniq = hits_at_k([by_text[t] for t, _ in split["unique_pairs"]],
+                         [g for _, g in split["unique_pairs"]], ks)
+        results["systems"][ranker.name] = {
+            "per_occurrence": occ, "per_unique_pair": uniq, "seconds": round(seconds, 3),
+            "queries_per_second": round(len(strings) / seconds, 1) if seconds > 0 else None,
+        }
+        msg.good(f"{ranker.name}: H@1 {occ['hits@1']:.3f} (occurrences), "
+                 f"{uniq['hits@1']:.3f} (unique pairs), {len(strings) / max(seconds, 1e-9):.0f} q/s")
+    return results
+
+
+def _mirror() -> Path:
+    return Path(os.environ.get("NSEEN_MIRROR", "../shared/data"))
+
+
+@app.command()
+def main(
+    kb: str = typer.Option(..., "--kb", help="uniprot or chebi"),
+    reference: Path = typer.Option(..., "--reference", help="Reference set TSV (kb_id, name, kind)"),
+    mentions: Path = typer.Option(None, "--mentions", help="Bio-ID mentions TSV (any split)"),
+    output: Path = typer.Option(..., "--output", help="Output directory"),
+    systems: str = typer.Option("exact,rapidfuzz,tfidf", "--systems",
+                                help=f"Comma-separated: {','.join(BASELINES)},nseen,nseen_dense"),
+    linker: Optional[List[Path]] = typer.Option(None, "--linker", help="Trained linker dir(s)"),
+    chebi_secondary: Optional[Path] = typer.Option(None, "--chebi-secondary",
+                                                   help="secondary_id<TAB>primary_id TSV"),
+    equivalences: Optional[Path] = typer.Option(None, "--equivalences",
+                                                help="Bio-ID equivalence_classes.json.gz (off by default)"),
+    split: Optional[str] = typer.Option(None, "--split", help="Only this split value"),
+    figure: bool = typer.Option(True, "--figure/--no-figure", help="Fig. 4 + Table 4 with a linker"),
+) -> None:
+    """Hits@k of baselines and trained linkers on Bio-ID queries for one KB."""
+    command = " ".join(shlex.quote(a) for a in ["python", "-m", "training.evaluate", *sys.argv[1:]])
+    kb = kb.lower()
+    mentions = mentions or _mirror() / "bioid" / "mentions.tsv.gz"
+    if kb == "chebi" and chebi_secondary is None:
+        default = _mirror() / "chebi" / "secondary_to_primary.tsv.gz"
+        if default.exists():
+            chebi_secondary = default
+        else:
+            msg.warn("No --chebi-secondary: ChEBI secondary ids are not mapped to primary.")
+    names = [s.strip() for s in systems.split(",") if s.strip()]
+    unknown = [s for s in names if s not in BASELINES and s not in ("nseen", "nseen_dense")]
+    if unknown:
+        msg.fail(f"Unknown system(s) {unknown}", exits=1)
+    if any(s.startswith("nseen") for s in names) and not linker:
+        msg.fail("The nseen systems need --linker DIR", exits=1)
+    try:
+        secondary = read_secondary_map(chebi_secondary) if chebi_secondary else None
+        equiv = read_equivalences(equivalences, kb) if equivalences else None
+        all_mentions = read_mentions(mentions, splits={split} if split else None)
+        queries = kb_queries(all_mentions, kb, secondary, equiv)
+        ref = read_reference(reference)
+    except (BioIDFormatError, FileNotFoundError, ValueError) as e:
+        msg.fail(str(e), exits=1)
+    if secondary:
+        ref = Reference([secondary.get(i, i) for i in ref.kb_ids], ref.names, ref.kinds)
+    msg.info(f"{len(queries)} {kb} queries from {mentions}; reference: {len(ref)} names, "
+             f"{len(ref.entities)} entities")
+    rankers: List[Ranker] = []
+    setup: Dict[str, float] = {}
+    for s in names:
+        if s.startswith("nseen"):
+            continue
+        start = time.perf_counter()
+        rankers.append(build_baseline(s, ref))
+        setup[s] = round(time.perf_counter() - start, 2)
+    linkers = []
+    for path in linker or []:
+        from spacy_nseen.kb_linker import KnowledgeBaseLinker
+
+        obj = KnowledgeBaseLinker.from_disk(path)
+        linkers.append((path, obj))
+        tag = "" if len(linker or []) == 1 else f"[{path.name}]"
+        if "nseen" in names:
+            rankers.append(LinkerRanker(obj, name=f"nseen{tag}"))
+        if "nseen_dense" in names:
+            rankers.append(LinkerRanker(obj, name=f"nseen_dense{tag}", mode="dense"))
+    results = evaluate_rankers(queries, ref.entities, rankers)
+    for name, t in setup.items():
+        results["systems"][name]["setup_seconds"] = t
+    results.update({
+        "command": command, "kb": kb, "mentions": str(mentions), "reference": str(reference),
+        "reference_names": len(ref), "reference_entities": len(ref.entities),
+        "chebi_secondary": str(chebi_secondary) if chebi_secondary else None,
+        "equivalences": str(equivalences) if equivalences else None,
+        "splits": sorted({q.mention.split for q in queries}),
+        "queries_per_second_unit": "distinct in-KB mention strings ranked per second (top-10)",
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+        "paper_table3": PAPER_TABLE3.get(kb, {}),
+    })
+    output.mkdir(parents=True, exist_ok=True)
+    if linkers and figure and kb == "uniprot":
+        from training.embedding_figure import make_figure
+
+        results["table4"] = make_figure(linkers[0][1], output / "embedding_fig4.png")
+    (output / "metrics.json").write_text(json.dumps(results, indent=2, ensure_ascii=False),
+                                         encoding="utf8")
+    write_markdown(results, output / "metrics.md")
+    plot_hits(results, output / "hits_at_k.png")
+    msg.good(f"Wrote {output}/metrics.json, metrics.md, hits_at_k.png")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,104 @@
+"""Readers for the offline mirror's normalised TSVs (see `../shared/data/README.md`).
+
+- UniProt: `uniprot/names.tsv.gz` (the paper's 20,375-accession reference set,
+  annotated with `name_kind`) and `uniprot/families_hgnc.tsv.gz` (HGNC gene groups).
+- ChEBI: the union of `chebi_2024_entities.tsv.gz` (ChEBI names, kind `primary`;
+  secondary ids; `is_a` parents) and `names_3star_2018.tsv.gz` (names and
+  synonyms with their `kind` and star level), with secondary ids mapped to
+  primary ids via `secondary_to_primary.tsv.gz` and the 2024 `alt_ids`.
+"""
+from pathlib import Path
+from typing import Dict, Optional, Union
+
+from tqdm import tqdm
+
+from .reference_rows import ReferenceRows
+from .tsv_io import iter_tsv
+from .uniprot_format import read_hgnc_synonyms
+
+PathLike = Union[str, Path]
+UNIPROT_PREFIX = "UniProt:"
+
+
+def read_mirror_uniprot(
+    names: PathLike,
+    families: Optional[PathLike] = None,
+    hgnc: Optional[PathLike] = None,
+    *,
+    rows: Optional[ReferenceRows] = None,
+) -> ReferenceRows:
+    """Read the mirror's UniProt reference set.
+
+    names (PathLike): `uniprot/names.tsv.gz` (accession, name, name_kind, ...).
+    families (Optional[PathLike]): `uniprot/families_hgnc.tsv.gz`.
+    hgnc (Optional[PathLike]): An HGNC TSV, to add alias and previous symbols.
+    rows (Optional[ReferenceRows]): Rows to add to (new if None).
+    RETURNS (ReferenceRows): The rows, kinds from `name_kind`.
+    """
+    rows = rows if rows is not None else ReferenceRows()
+    for row in tqdm(iter_tsv(names, ("accession", "name", "name_kind")), desc="uniprot names", leave=False):
+        rows.add(UNIPROT_PREFIX + row["accession"].strip(), row["name"], row["name_kind"] or "name")
+    if hgnc is not None:
+        synonyms = read_hgnc_synonyms(hgnc)
+        for kb_id in rows.entity_ids():
+            for symbol, kind in synonyms.get(kb_id[len(UNIPROT_PREFIX) :], []):
+                rows.add(kb_id, symbol, kind)
+    if families is not None:
+        known = set(rows.entity_ids())
+        for row in iter_tsv(families, ("hgnc_gene_family_id", "accession")):
+            kb_id = UNIPROT_PREFIX + row["accession"].strip()
+            if kb_id in known and row["hgnc_gene_family_id"].strip():
+                rows.add_family(f"HGNC-family:{row['hgnc_gene_family_id'].strip()}", kb_id)
+    return rows
+
+
+def read_mirror_chebi(
+    entities: PathLike,
+    names_2018: PathLike,
+    secondary: PathLike,
+    *,
+    rows: Optional[ReferenceRows] = None,
+) -> ReferenceRows:
+    """Read the union of the mirror's ChEBI 2024 entities and 2018 names.
+
+    The entities are the 2024 ones; a 2018 name whose id is secondary is moved to
+    its primary id, and one whose id is not a 2024 entity even then is dropped
+    and counted in `rows.n_unmapped`.
+
+    entities (PathLike): `chebi/chebi_2024_entities.tsv.gz`.
+    names_2018 (PathLike): `chebi/names_3star_2018.tsv.gz`.
+    secondary (PathLike): `chebi/secondary_to_primary.tsv.gz`.
+    rows (Optional[ReferenceRows]): Rows to add to (new if None).
+    RETURNS (ReferenceRows): The rows, with is_a families and star levels.
+    """
+    rows = rows if rows is not None else ReferenceRows()
+    to_primary: Dict[str, str] = {}
+    for row in iter_tsv(secondary, ("secondary_id", "primary_id")):
+        to_primary[row["secondary_id"].strip()] = row["primary_id"].strip()
+    parents: Dict[str, str] = {}
+    for row in tqdm(iter_tsv(entities, ("chebi_id", "name", "alt_ids", "is_a")), desc="chebi 2024", leave=False):
+        chebi_id = row["chebi_id"].strip()
+        rows.add(chebi_id, row["name"], "primary")
+        for alt in row["alt_ids"].split("|"):
+            if alt.strip():
+                to_primary.setdefault(alt.strip(), chebi_id)
+        parents[chebi_id] = row["is_a"]
+    known = set(parents)
+    for row in tqdm(iter_tsv(names_2018, ("chebi_id", "name", "kind")), desc="chebi 2018", leave=False):
+        chebi_id = row["chebi_id"].strip()
+        primary = chebi_id if chebi_id in known else to_primary.get(chebi_id, chebi_id)
+        if primary not in known:
+            primary = to_primary.get(primary, primary)  # chains of merges
+        if primary not in known:
+            rows.n_unmapped += 1
+            continue
+        rows.add(primary, row["name"], row["kind"] or "synonym")
+        star = row.get("star", "").strip()
+        if star.isdigit():
+            rows.stars[primary] = int(star)
+    for chebi_id, is_a in parents.items():
+        for parent in is_a.split("|"):
+            parent = to_primary.get(parent.strip(), parent.strip())
+            if parent and parent in known and parent != chebi_id:
+                rows.add_family(parent, chebi_id)
+    return rows
