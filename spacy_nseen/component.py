@@ -4,6 +4,7 @@ For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURI
 `Span._.kb_score`, `Span._.kb_candidates` (a list of `(kb_id, name, score)`), and the token-level
 `ent_kb_id`, so that `ent.kb_id_` and `DocBin` carry the id too.
 """
+import copyreg
 import shutil
 import tempfile
 from itertools import islice
@@ -135,6 +136,8 @@ class NseenLinker(Pipe):
         batch_size: int = 256,
         kb_url_template: str = KB_URL_TEMPLATE,
     ) -> None:
+        # spaCy merges a user's `kbs` into the default mapping, so a label is switched off by mapping it to "".
+        kbs = {label: kb for label, kb in kbs.items() if kb}
         if not kbs:
             raise ValueError("nseen_linker: 'kbs' must map at least one entity label to a reference set name")
         if top_k < 1:
@@ -293,7 +296,9 @@ class NseenLinker(Pipe):
         """Save the config and one linker directory per reference set."""
         path = Path(path)
         serialize: Dict[str, Callable[[Path], None]] = {
-            "cfg": lambda p: srsly.write_json(p, {"kbs": self.kbs, "kb_names": self.kb_names}),
+            "cfg": lambda p: srsly.write_json(
+                p, {"kbs": self.kbs, "kb_names": self.kb_names, "saved": [kb for kb in self.kb_names if kb in self.linkers]}
+            ),
         }
         for kb in self.kb_names:
             if kb in self.linkers:
@@ -306,8 +311,13 @@ class NseenLinker(Pipe):
         cfg_path = path / "cfg"
         if not cfg_path.exists():
             raise ArtifactError(cfg_path, "nseen_linker config file not found", "Save the pipeline again with nlp.to_disk().")
+        try:
+            saved = srsly.read_json(cfg_path).get("saved", self.kb_names)
+        except (ValueError, AttributeError) as err:
+            raise ArtifactError(cfg_path, f"not a valid nseen_linker config ({err})", "Save the pipeline again with nlp.to_disk().") from None
         deserialize: Dict[str, Callable[[Path], None]] = {"cfg": lambda p: None}
-        for kb in self.kb_names:
+        # A pipe saved before it was initialised has no linker directories, and loads uninitialised.
+        for kb in (kb for kb in self.kb_names if kb in saved):
             deserialize[f"kb_{kb}"] = lambda p, kb=kb: self._load_kb(kb, p)
         util_from_disk(path, deserialize, exclude)
         return self
@@ -337,6 +347,10 @@ class NseenLinker(Pipe):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
         return self.from_disk(root, exclude=exclude)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # spaCy's cython `Pipe.__reduce__` would pickle `__dict__` directly (Annoy indexes cannot be pickled).
+        return (copyreg.__newobj__, (type(self),), self.__getstate__())
 
     def __getstate__(self) -> Dict[str, Any]:
         state = {k: v for k, v in self.__dict__.items() if k not in ("linkers", "_tempdir")}

@@ -17,8 +17,9 @@ import scipy.sparse as sp
 
 from .errors import ArtifactError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _WHITE_SPACES = re.compile(r"\s\s+")
+_DASH_TABLE = {ord(c): "-" for c in "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
 _ARRAYS = ("format_version", "ngram_range", "flags", "vocab", "idf",
            "data", "indices", "indptr", "shape")
 
@@ -27,12 +28,14 @@ class CharNgramTfidf:
     """Character n-gram TF-IDF index of a list of names, with cosine top-k search."""
 
     def __init__(self, ngram_range: Tuple[int, int] = (1, 3), *, lowercase: bool = True,
-                 sublinear_tf: bool = False) -> None:
+                 sublinear_tf: bool = False, pad: bool = True) -> None:
         """Create an empty (unfitted) index.
 
         ngram_range (Tuple[int, int]): Smallest and largest n-gram length.
         lowercase (bool): Lowercase strings before extracting n-grams.
         sublinear_tf (bool): Use 1 + ln(tf) instead of the raw count.
+        pad (bool): Unify Unicode dashes to "-" and pad each string with one space on both
+            sides, so word-boundary n-grams exist and 1–2 character names (Ca, Zn) match.
         """
         lo, hi = int(ngram_range[0]), int(ngram_range[1])
         if not 1 <= lo <= hi:
@@ -40,6 +43,7 @@ class CharNgramTfidf:
         self.ngram_range = (lo, hi)
         self.lowercase = lowercase
         self.sublinear_tf = sublinear_tf
+        self.pad = pad
         self.vocab: Dict[str, int] = {}
         self.idf = np.zeros((0,), dtype=np.float32)
         self.matrix = sp.csr_matrix((0, 0), dtype=np.float32)
@@ -55,6 +59,8 @@ class CharNgramTfidf:
         if self.lowercase:
             text = text.lower()
         text = _WHITE_SPACES.sub(" ", text)
+        if self.pad:
+            text = " " + text.translate(_DASH_TABLE).strip() + " "
         lo, hi = self.ngram_range
         return [text[i:i + n] for n in range(lo, min(hi, len(text)) + 1)
                 for i in range(len(text) - n + 1)]
@@ -153,7 +159,7 @@ class CharNgramTfidf:
         vocab = sorted(self.vocab, key=self.vocab.__getitem__)
         np.savez(Path(path), format_version=np.array([FORMAT_VERSION]),
                  ngram_range=np.array(self.ngram_range, dtype=np.int64),
-                 flags=np.array([self.lowercase, self.sublinear_tf], dtype=bool),
+                 flags=np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool),
                  vocab=np.array(vocab, dtype=np.str_), idf=self.idf,
                  data=m.data, indices=m.indices, indptr=m.indptr,
                  shape=np.array(m.shape, dtype=np.int64))
@@ -183,8 +189,8 @@ class CharNgramTfidf:
             raise ArtifactError(path, f"format version {int(arrays['format_version'][0])} "
                                 f"is not {FORMAT_VERSION}", fix)
         lo, hi = (int(x) for x in arrays["ngram_range"])
-        lowercase, sublinear = (bool(x) for x in arrays["flags"])
-        self = cls((lo, hi), lowercase=lowercase, sublinear_tf=sublinear)
+        lowercase, sublinear, pad = (bool(x) for x in arrays["flags"])
+        self = cls((lo, hi), lowercase=lowercase, sublinear_tf=sublinear, pad=pad)
         self.vocab = {g: i for i, g in enumerate(arrays["vocab"].tolist())}
         self.idf = arrays["idf"].astype(np.float32)
         shape = tuple(int(x) for x in arrays["shape"])

@@ -59,6 +59,8 @@ class SiameseTrainer:
     left, right (numpy.ndarray): string indices of each pair.
     label (numpy.ndarray): float label in [0, 1] of each pair.
     settings (TrainingSettings): optimisation settings.
+    pair_weight (Optional[numpy.ndarray]): sampling weight of each pair (e.g. per pair set); None samples
+        every pair once per epoch, otherwise an epoch draws len(pairs) pairs with replacement.
     """
 
     def __init__(
@@ -70,6 +72,7 @@ class SiameseTrainer:
         right: numpy.ndarray,
         label: numpy.ndarray,
         settings: Optional[TrainingSettings] = None,
+        pair_weight: Optional[numpy.ndarray] = None,
     ) -> None:
         if get_char_vocab(encoder) is None:
             raise ValueError("set the encoder's character vocabulary before training")
@@ -82,6 +85,9 @@ class SiameseTrainer:
         self.left = numpy.asarray(left, dtype=numpy.int64)
         self.right = numpy.asarray(right, dtype=numpy.int64)
         self.label = numpy.asarray(label, dtype=numpy.float32)
+        self.pair_weight = None if pair_weight is None else numpy.asarray(pair_weight, dtype=numpy.float64)
+        if self.pair_weight is not None and len(self.pair_weight) != len(self.label):
+            raise ValueError("pair_weight must have one weight per pair")
         self.settings = settings or TrainingSettings()
         torch.manual_seed(self.settings.seed)
         self.rng = numpy.random.default_rng(self.settings.seed)
@@ -90,15 +96,20 @@ class SiameseTrainer:
         )
         self.steps_done = 0
 
-    def add_pairs(self, left: numpy.ndarray, right: numpy.ndarray, label: numpy.ndarray) -> None:
-        """Append pairs (e.g. mined hard negatives) to the training data."""
+    def add_pairs(self, left: numpy.ndarray, right: numpy.ndarray, label: numpy.ndarray, weight: float = 1.0) -> None:
+        """Append pairs (e.g. mined hard negatives) to the training data, with one sampling weight."""
+        if self.pair_weight is not None:
+            self.pair_weight = numpy.concatenate([self.pair_weight, numpy.full(len(left), weight)])
         self.left = numpy.concatenate([self.left, numpy.asarray(left, dtype=numpy.int64)])
         self.right = numpy.concatenate([self.right, numpy.asarray(right, dtype=numpy.int64)])
         self.label = numpy.concatenate([self.label, numpy.asarray(label, dtype=numpy.float32)])
 
     def batches(self) -> Iterator[numpy.ndarray]:
         """One epoch of pair-index batches in a seeded random order."""
-        order = self.rng.permutation(len(self.label))
+        if self.pair_weight is None:
+            order = self.rng.permutation(len(self.label))
+        else:
+            order = self.rng.choice(len(self.label), size=len(self.label), p=self.pair_weight / self.pair_weight.sum())
         size = self.settings.batch_pairs
         for start in range(0, len(order), size):
             yield order[start : start + size]

@@ -12,7 +12,7 @@ QUERIES = ["histone h3", "PLCg2", "IKKe", "zzz", ""]
 @pytest.mark.parametrize("ngram_range", [(1, 3), (3, 3), (2, 4)])
 @pytest.mark.parametrize("sublinear", [False, True])
 def test_matches_sklearn(ngram_range, sublinear):
-    ours = CharNgramTfidf(ngram_range, sublinear_tf=sublinear).fit(NAMES)
+    ours = CharNgramTfidf(ngram_range, sublinear_tf=sublinear, pad=False).fit(NAMES)
     sk = TfidfVectorizer(analyzer="char", ngram_range=ngram_range, sublinear_tf=sublinear).fit(NAMES)
     assert len(ours.vocab) == len(sk.vocabulary_)
     np.testing.assert_allclose(ours.matrix.toarray().sum(), sk.transform(NAMES).toarray().sum(),
@@ -38,7 +38,7 @@ def test_top_k_and_pair_scores():
 
 
 def test_hand_worked_idf():
-    t = CharNgramTfidf((1, 1)).fit(["ab", "a"])
+    t = CharNgramTfidf((1, 1), pad=False).fit(["ab", "a"])
     # idf(a) = ln(3/3)+1 = 1, idf(b) = ln(3/2)+1; "ab" -> [1, 1.405] normalised
     b = np.log(1.5) + 1
     np.testing.assert_allclose(t.transform(["ab"]).toarray()[0][[t.vocab["a"], t.vocab["b"]]],
@@ -60,3 +60,18 @@ def test_disk_roundtrip_and_errors(tmp_path):
         CharNgramTfidf.from_disk(bad)
     with pytest.raises(ValueError, match="not fitted"):
         CharNgramTfidf().top_k(["a"], 1)
+
+
+def test_padding_gives_short_names_word_boundary_ngrams() -> None:
+    padded = CharNgramTfidf((3, 3)).fit(["Ca", "Zn", "CaCl2"])
+    unpadded = CharNgramTfidf((3, 3), pad=False).fit(["Ca", "Zn", "CaCl2"])
+    assert " ca" in padded.ngrams("Ca") and padded.ngrams("Ca") == [" ca", "ca "]
+    assert unpadded.ngrams("Ca") == []
+    idx, score = padded.top_k(["ca"], 1)
+    assert idx[0, 0] == 0 and score[0, 0] > 0.99
+
+
+def test_padding_unifies_unicode_dashes() -> None:
+    t = CharNgramTfidf((2, 3)).fit(["IL-2", "IL-6"])
+    idx, score = t.top_k(["IL\u20102"], 1)
+    assert idx[0, 0] == 0 and abs(score[0, 0] - 1.0) < 1e-5

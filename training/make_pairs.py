@@ -183,6 +183,7 @@ def build_pair_store(
     max_positives_per_entity: int = 200,
     family_pairs_per_entity: int = 5,
     workers: int = 1,
+    casefold_labels: bool = True,
 ) -> Tuple[PairStore, Dict[str, object]]:
     """Generate all pair sets of one reference set.
 
@@ -193,6 +194,9 @@ def build_pair_store(
     max_positives_per_entity (int): Cap on positive pairs per entity.
     family_pairs_per_entity (int): Partners per family membership.
     workers (int): Threads for rapidfuzz.
+    casefold_labels (bool): Compute the similarity labels on case-folded strings, so a pure case
+        variant (`RAS`/`ras`) is labelled 1 instead of being pushed apart (case-sensitive Levenshtein
+        of `RAS` and `ras` is 0).
     RETURNS (Tuple[PairStore, Dict[str, object]]): The store and statistics.
     """
     rng = np.random.default_rng(seed)
@@ -242,11 +246,15 @@ def build_pair_store(
 
     t = time.time()
     all_strings = store.strings
-    for prefix, a, b in (("variant", vl, var_right), ("family", fl, fr)):
-        sa, sb = all_strings[a].tolist(), all_strings[b].tolist()
-        for measure in MEASURES:
-            labels = pairwise_similarity(measure, sa, sb, workers=workers)
-            store.append(a, b, labels, f"{prefix}_{measure}")
+    with tqdm(total=2 * len(MEASURES), desc="similarity labels", leave=False) as bar:
+        for prefix, a, b in (("variant", vl, var_right), ("family", fl, fr)):
+            sa, sb = all_strings[a].tolist(), all_strings[b].tolist()
+            if casefold_labels:
+                sa, sb = [x.casefold() for x in sa], [x.casefold() for x in sb]
+            for measure in MEASURES:
+                labels = pairwise_similarity(measure, sa, sb, workers=workers)
+                store.append(a, b, labels, f"{prefix}_{measure}")
+                bar.update(1)
     timings["labels"] = time.time() - t
     counts = store.counts()
     stats["pairs"] = counts
@@ -259,6 +267,7 @@ def build_pair_store(
         "negative_ratio": negative_ratio,
         "max_positives_per_entity": max_positives_per_entity,
         "family_pairs_per_entity": family_pairs_per_entity,
+        "casefold_labels": casefold_labels,
     }
     stats["seconds"] = {k: round(v, 2) for k, v in timings.items()}
     return store, stats
@@ -273,6 +282,7 @@ def make_pairs(
     max_positives_per_entity: int = typer.Option(200, help="Cap on positive pairs per entity"),
     family_pairs_per_entity: int = typer.Option(5, help="Partners per entity and family"),
     workers: int = typer.Option(1, help="Threads for the string similarities"),
+    casefold_labels: bool = typer.Option(True, help="Similarity labels on case-folded strings"),
 ) -> None:
     """Generate the semantic, variant and family pair sets into OUT/<KB>_pairs.npz."""
     for kb in kbs:
@@ -287,6 +297,7 @@ def make_pairs(
             max_positives_per_entity=max_positives_per_entity,
             family_pairs_per_entity=family_pairs_per_entity,
             workers=workers,
+            casefold_labels=casefold_labels,
         )
         out.mkdir(parents=True, exist_ok=True)
         store.save(out / f"{kb}_pairs.npz")

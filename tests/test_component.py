@@ -1,0 +1,275 @@
+import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import Doc, DocBin
+
+from spacy_nseen.component import NseenLinker
+from spacy_nseen.errors import ArtifactError, NotInitializedError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+WORDS = ["FOXP2", "binds", "caffeine", "in", "cancer", "and", "PLCγ2"]
+ENTS = [(0, 1, "PROTEIN"), (2, 3, "CHEMICAL"), (4, 5, "DISEASE"), (6, 7, "PROTEIN")]
+
+
+def linked(doc: Doc):
+    return [(ent.text, ent.label_, ent.kb_id_, ent._.kb_id, ent._.kb_score, ent._.kb_candidates) for ent in doc.ents]
+
+
+@pytest.mark.slow
+def test_add_pipe_without_importing_the_package():
+    """The factory and the architecture are found through the entry points in setup.cfg."""
+    code = textwrap.dedent(
+        """
+        import sys
+        import spacy
+        assert "spacy_nseen" not in sys.modules
+        spacy.blank('en').add_pipe('nseen_linker')  # the command of the issue
+        nlp = spacy.blank("en")
+        pipe = nlp.add_pipe("nseen_linker")
+        assert type(pipe).__name__ == "NseenLinker", type(pipe)
+        assert "spacy_nseen" in sys.modules
+        print(nlp.pipe_names, nlp.config["components"]["nseen_linker"]["encoder"]["@architectures"])
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert "['nseen_linker'] spacy_nseen.CharBiLSTMEncoder.v1" in result.stdout
+
+
+def test_clear_error_before_initialize(make_nlp, make_doc):
+    nlp = make_nlp(initialize=False)
+    pipe = nlp.get_pipe("nseen_linker")
+    assert not pipe.is_initialized
+    with pytest.raises(NotInitializedError, match=r"nlp.initialize\(\).*\[initialize.components.nseen_linker\]"):
+        nlp(make_doc(nlp, WORDS, ENTS))
+    with pytest.raises(NotInitializedError, match="uniprot"):
+        nlp("no entities here")
+    with pytest.raises(ValueError, match=r"no trained artifacts for the reference set 'uniprot'.*linkers"):
+        nlp.initialize()
+
+
+def test_routing_labels_to_reference_sets(make_nlp, make_doc):
+    nlp = make_nlp()
+    doc = nlp(make_doc(nlp, WORDS, ENTS))
+    foxp2, caffeine, cancer, plc = doc.ents
+    assert (foxp2.kb_id_, foxp2._.kb_id, foxp2._.kb_score) == ("UniProt:O15409", "UniProt:O15409", 1.0)
+    assert (caffeine.kb_id_, caffeine._.kb_id) == ("CHEBI:27732", "CHEBI:27732")
+    assert (plc.kb_id_, plc._.kb_id) == ("UniProt:P16885", "UniProt:P16885")
+    assert all(c[0].startswith("UniProt:") for c in foxp2._.kb_candidates + plc._.kb_candidates)
+    assert all(c[0].startswith("CHEBI:") for c in caffeine._.kb_candidates)
+    # an unmapped label is left untouched
+    assert (cancer.label_, cancer.kb_id_, cancer._.kb_id, cancer._.kb_score, cancer._.kb_candidates) == (
+        "DISEASE", "", None, None, None)
+    assert [e.label_ for e in doc.ents] == ["PROTEIN", "CHEMICAL", "DISEASE", "PROTEIN"]
+    assert [(e.start, e.end) for e in doc.ents] == [(0, 1), (2, 3), (4, 5), (6, 7)]
+
+
+def test_only_the_reference_sets_in_kbs_are_needed(make_nlp, make_doc):
+    # spaCy merges the given `kbs` into the default mapping: a default label is switched off with ""
+    nlp = make_nlp(kbs={"GENE": "uniprot", "PROTEIN": "", "CHEMICAL": ""})
+    pipe = nlp.get_pipe("nseen_linker")
+    assert pipe.kbs == {"GENE": "uniprot"} and pipe.kb_names == ["uniprot"]
+    doc = nlp(make_doc(nlp, WORDS, [(0, 1, "GENE"), (2, 3, "CHEMICAL"), (6, 7, "PROTEIN")]))
+    assert [e.kb_id_ for e in doc.ents] == ["UniProt:O15409", "", ""]
+    assert [e._.kb_candidates is None for e in doc.ents] == [False, True, True]
+
+
+def test_distinct_top_k_best_first(make_nlp, make_doc):
+    nlp = make_nlp(top_k=4, mode="dense")
+    doc = nlp(make_doc(nlp, WORDS, ENTS))
+    for ent in (doc.ents[0], doc.ents[1], doc.ents[3]):
+        candidates = ent._.kb_candidates
+        assert len(candidates) == 4
+        ids = [kb_id for kb_id, _, _ in candidates]
+        scores = [score for _, _, score in candidates]
+        assert len(set(ids)) == 4 and scores == sorted(scores, reverse=True)
+        assert ent._.kb_id == ids[0] and ent._.kb_score == scores[0]
+        assert all(isinstance(c, tuple) and isinstance(c[2], float) for c in candidates)
+
+
+def test_threshold(make_nlp, make_doc):
+    nlp = make_nlp(threshold=1.01)
+    doc = nlp(make_doc(nlp, WORDS, ENTS))
+    foxp2 = doc.ents[0]
+    assert foxp2._.kb_id is None and foxp2.kb_id_ == ""
+    assert foxp2._.kb_score == 1.0 and foxp2._.kb_candidates[0][0] == "UniProt:O15409"
+    nlp = make_nlp(threshold=0.5)
+    doc = nlp(make_doc(nlp, ["FOXP2", "zqxj"], [(0, 1, "PROTEIN"), (1, 2, "PROTEIN")]))
+    assert doc.ents[0].kb_id_ == "UniProt:O15409"
+    weak = doc.ents[1]
+    if weak._.kb_score < 0.5:
+        assert weak._.kb_id is None and weak.kb_id_ == ""
+    else:
+        assert weak._.kb_id == weak._.kb_candidates[0][0]
+
+
+def test_unknown_characters_never_fail(make_nlp, make_doc):
+    nlp = make_nlp()
+    words = ["🧬", "αβγ-δ", "蛋白质", "a\x00b", "\x00", "e\u0301", "\U0010ffff", "ＦＯＸＰ２"]
+    doc = nlp(make_doc(nlp, words, [(i, i + 1, "PROTEIN" if i % 2 else "CHEMICAL") for i in range(len(words))]))
+    for ent in doc.ents:
+        assert len(ent._.kb_candidates) == 5
+        assert ent.kb_id_ == ent._.kb_id
+    assert doc.ents[7].kb_id_ == "UniProt:O15409"  # full-width FOXP2 (NFKC exact match)
+    text = "PLCγ2 🧬 蛋白质 \x00 Ω"
+    assert nlp(text).text == text
+
+
+def test_empty_docs_and_docs_without_entities(make_nlp, make_doc):
+    nlp = make_nlp()
+    assert len(nlp("")) == 0
+    doc = nlp("FOXP2 binds caffeine")
+    assert doc.ents == ()
+    docs = list(nlp.pipe(["", "no entities", "  "]))
+    assert [len(d.ents) for d in docs] == [0, 0, 0]
+    mixed = [make_doc(nlp, WORDS, ENTS), make_doc(nlp, ["x"], []), Doc(nlp.vocab, words=[])]
+    out = list(nlp.get_pipe("nseen_linker").pipe(mixed, batch_size=2))
+    assert out[0].ents[0].kb_id_ == "UniProt:O15409" and out[1].ents == () and len(out[2]) == 0
+
+
+def test_overwrite_false_keeps_an_existing_kb_id(make_nlp, make_doc):
+    ents = [(0, 1, "PROTEIN", "MY:1"), (6, 7, "PROTEIN")]
+    nlp = make_nlp(overwrite=False)
+    doc = nlp(make_doc(nlp, WORDS, ents))
+    assert doc.ents[0].kb_id_ == "MY:1" and doc.ents[0]._.kb_candidates is None
+    assert doc.ents[1].kb_id_ == "UniProt:P16885"
+    nlp = make_nlp(overwrite=True)
+    doc = nlp(make_doc(nlp, WORDS, ents))
+    assert doc.ents[0].kb_id_ == "UniProt:O15409"
+
+
+def test_ent_kb_id_and_docbin_carry_the_id(make_nlp, make_doc):
+    nlp = make_nlp()
+    doc = nlp(make_doc(nlp, WORDS, ENTS))
+    assert [t.ent_kb_id_ for t in doc] == ["UniProt:O15409", "", "CHEBI:27732", "", "", "", "UniProt:P16885"]
+    data = DocBin(docs=[doc]).to_bytes()
+    [restored] = DocBin().from_bytes(data).get_docs(spacy.blank("en").vocab)
+    assert [(e.text, e.label_, e.kb_id_) for e in restored.ents] == [(e.text, e.label_, e.kb_id_) for e in doc.ents]
+    with_user_data = DocBin(docs=[doc], store_user_data=True).to_bytes()
+    [restored] = DocBin().from_bytes(with_user_data).get_docs(nlp.vocab)
+    restored_candidates = [[tuple(c) for c in e._.kb_candidates or []] for e in restored.ents]
+    assert restored_candidates == [e._.kb_candidates or [] for e in doc.ents]
+    assert [e._.kb_id for e in restored.ents] == [e._.kb_id for e in doc.ents]
+
+
+def test_disk_round_trip(make_nlp, make_doc, tmp_path):
+    nlp = make_nlp(top_k=3)
+    before = linked(nlp(make_doc(nlp, WORDS, ENTS)))
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert loaded.config["components"]["nseen_linker"] == nlp.config["components"]["nseen_linker"]
+    assert loaded.get_pipe("nseen_linker").top_k == 3
+    assert linked(loaded(make_doc(loaded, WORDS, ENTS))) == before
+    assert before[0][2] == "UniProt:O15409"
+
+
+def test_bytes_round_trip(make_nlp, make_doc):
+    nlp = make_nlp(mode="dense")
+    before = linked(nlp(make_doc(nlp, WORDS, ENTS)))
+    pipe_bytes = nlp.get_pipe("nseen_linker").to_bytes()
+    fresh = make_nlp(initialize=False, mode="dense")
+    fresh.get_pipe("nseen_linker").from_bytes(pipe_bytes)
+    assert linked(fresh(make_doc(fresh, WORDS, ENTS))) == before
+    whole = make_nlp(initialize=False, mode="dense").from_bytes(nlp.to_bytes())
+    assert linked(whole(make_doc(whole, WORDS, ENTS))) == before
+
+
+def test_pickling_the_pipe(make_nlp, make_doc):
+    nlp = make_nlp()
+    pipe = nlp.get_pipe("nseen_linker")
+    doc = make_doc(nlp, WORDS, ENTS)
+    before = linked(pipe(doc))
+    clone = pickle.loads(pickle.dumps(pipe))
+    assert isinstance(clone, NseenLinker) and clone.is_initialized and clone.linkers is not pipe.linkers
+    assert linked(clone(make_doc(nlp, WORDS, ENTS))) == before
+    uninitialized = pickle.loads(pickle.dumps(make_nlp(initialize=False).get_pipe("nseen_linker")))
+    assert not uninitialized.is_initialized
+
+
+def test_missing_linker_directory_on_load(make_nlp, tmp_path):
+    import shutil
+
+    make_nlp().to_disk(tmp_path / "pipeline")
+    shutil.rmtree(tmp_path / "pipeline" / "nseen_linker" / "kb_chebi")
+    with pytest.raises(ArtifactError, match="kb_chebi"):
+        spacy.load(tmp_path / "pipeline")
+
+
+def test_initialize_with_encoders_and_reference_sets(make_nlp, make_doc, linker_dirs):
+    """The second form of [initialize.components.nseen_linker]: the index is built at initialize."""
+    nlp = make_nlp(initialize=False)
+    encoder = str(linker_dirs["encoder"])
+    nlp.config["initialize"]["components"]["nseen_linker"] = {
+        "encoders": {"uniprot": encoder, "chebi": encoder},
+        "reference_sets": {"uniprot": str(FIXTURES / "toy_reference.tsv"), "chebi": str(FIXTURES / "toy_chebi.tsv")},
+    }
+    nlp.initialize()
+    pipe = nlp.get_pipe("nseen_linker")
+    assert pipe.is_initialized and len(pipe.linkers["chebi"].reference_set) == 11
+    doc = nlp(make_doc(nlp, WORDS, ENTS))
+    expected = make_nlp()(make_doc(nlp, WORDS, ENTS))
+    assert [e.kb_id_ for e in doc.ents] == [e.kb_id_ for e in expected.ents]
+    assert [[c[0] for c in e._.kb_candidates or []] for e in doc.ents] == [
+        [c[0] for c in e._.kb_candidates or []] for e in expected.ents]
+
+
+def test_initialize_with_a_missing_reference_set_names_the_file(make_nlp, linker_dirs, tmp_path):
+    nlp = make_nlp(initialize=False, kbs={"PROTEIN": "uniprot"})
+    with pytest.raises(ArtifactError, match="reference set file not found") as err:
+        nlp.get_pipe("nseen_linker").initialize(
+            encoders={"uniprot": str(linker_dirs["encoder"])}, reference_sets={"uniprot": str(tmp_path / "no.tsv")})
+    assert err.value.path == tmp_path / "no.tsv"
+
+
+@pytest.mark.slow
+def test_spacy_assemble(make_nlp, make_doc, linker_dirs, tmp_path):
+    """`spacy assemble` builds the pipeline from the config alone (one reference set per form)."""
+    nlp = make_nlp(initialize=False)
+    nlp.config["initialize"]["components"]["nseen_linker"] = {
+        "linkers": {"uniprot": str(linker_dirs["uniprot"])},
+        "encoders": {"chebi": str(linker_dirs["encoder"])},
+        "reference_sets": {"chebi": str(FIXTURES / "toy_chebi.tsv")},
+    }
+    nlp.config.to_disk(tmp_path / "config.cfg")
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", "assemble", str(tmp_path / "config.cfg"), str(tmp_path / "assembled")],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assembled = spacy.load(tmp_path / "assembled")
+    doc = assembled(make_doc(assembled, WORDS, ENTS))
+    assert [e.kb_id_ for e in doc.ents] == ["UniProt:O15409", "CHEBI:27732", "", "UniProt:P16885"]
+
+
+def test_config_validation():
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match="mode"):
+        nlp.add_pipe("nseen_linker", config={"mode": "sparse"})
+    with pytest.raises(ValueError, match="top_k"):
+        nlp.add_pipe("nseen_linker", config={"top_k": 0})
+    with pytest.raises(ValueError, match="kbs"):
+        nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "", "GENE": "", "CHEMICAL": ""}})
+    with pytest.raises(Exception, match="top_k"):
+        nlp.add_pipe("nseen_linker", config={"top_k": "many"})
+
+
+def test_initialize_rejects_unknown_reference_sets(make_nlp, linker_dirs):
+    nlp = make_nlp(initialize=False)
+    with pytest.raises(ValueError, match=r"\['drugbank'\]"):
+        nlp.get_pipe("nseen_linker").initialize(linkers={"drugbank": str(linker_dirs["chebi"])})
+
+
+def test_an_uninitialized_pipeline_round_trips_uninitialized(make_nlp, make_doc, tmp_path):
+    make_nlp(initialize=False).to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert not loaded.get_pipe("nseen_linker").is_initialized
+    with pytest.raises(NotInitializedError):
+        loaded(make_doc(loaded, WORDS, ENTS))
+    (tmp_path / "pipeline" / "nseen_linker" / "cfg").write_text("{broken")
+    with pytest.raises(ArtifactError, match="not a valid nseen_linker config"):
+        spacy.load(tmp_path / "pipeline")

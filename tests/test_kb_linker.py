@@ -1,0 +1,210 @@
+import numpy
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from spacy_nseen.errors import ArtifactError
+from spacy_nseen.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.linker_io import META_FILE, REFERENCE_FILE, TFIDF_FILE
+from spacy_nseen.name_index import AnnoyNameIndex
+from spacy_nseen.reference_set import ReferenceSet
+
+MENTIONS = ["FOX-P2", "PLCγ2", "ras", "IKKε", "p53", "Histone H3", "🧬", "mTOR"]
+
+
+def check_ranked(candidates, top_k):
+    ids = [c.kb_id for c in candidates]
+    assert len(ids) == len(set(ids)), ids
+    assert len(ids) <= top_k
+    scores = [c.score for c in candidates]
+    assert scores == sorted(scores, reverse=True), scores
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "dense"])
+@pytest.mark.parametrize("top_k", [1, 3, 10])
+def test_top_k_distinct_entities_best_first(toy_linker, mode, top_k):
+    results = toy_linker.link(MENTIONS, top_k=top_k, mode=mode)
+    assert len(results) == len(MENTIONS)
+    for candidates in results:
+        assert len(candidates) == top_k
+        check_ranked(candidates, top_k)
+        for c in candidates:
+            assert isinstance(c, Candidate)
+            assert c.name in toy_linker.reference_set.names_of(c.kb_id)
+
+
+def test_more_entities_asked_than_exist(toy_linker):
+    [candidates] = toy_linker.link(["FOXP2"], top_k=100, mode="dense")
+    assert sorted(c.kb_id for c in candidates) == sorted(toy_linker.reference_set.kb_ids)
+
+
+def test_exact_match_ranks_first_with_score_one(toy_linker):
+    for mention, kb_id, name in [
+        ("foxp2", "UniProt:O15409", "FOXP2"),  # strict key (case folded)
+        ("FOX-P2", "UniProt:O15409", "FOXP2"),  # loose key
+        ("PLCγ2", "UniProt:P16885", "PLC-gamma-2"),  # loose key, Greek spelled out
+        ("IKK\u2010epsilon", "UniProt:Q14164", "IKK-epsilon"),  # strict key, Unicode hyphen
+    ]:
+        [candidates] = toy_linker.link([mention], top_k=3)
+        assert candidates[0] == Candidate(kb_id, name, 1.0), (mention, candidates)
+        assert all(c.score < 1.0 for c in candidates[1:])
+
+
+def test_dense_mode_has_no_exact_match_short_cut(toy_linker):
+    [hybrid] = toy_linker.link(["FOX-P2"], top_k=3, mode="hybrid")
+    [dense] = toy_linker.link(["FOX-P2"], top_k=3, mode="dense")
+    assert hybrid[0].score == 1.0
+    assert dense[0].score < 1.0
+    # dense scores are the cosines of the embeddings
+    vectors = toy_linker.encode(["FOX-P2", dense[0].name])
+    assert dense[0].score == pytest.approx(float(vectors[0] @ vectors[1]), abs=1e-4)
+
+
+def test_exact_matches_of_several_entities_prefer_the_better_kind(toy_encoder):
+    reference = ReferenceSet.from_rows(
+        [("A:1", "Alpha protein", "recommended"), ("A:1", "p70", "synonym"),
+         ("B:2", "p70", "recommended"), ("C:3", "p70", "alternative")]
+    )
+    linker = KnowledgeBaseLinker.build("toy", toy_encoder, reference, n_trees=2)
+    [candidates] = linker.link(["P70"], top_k=3)
+    assert [c.kb_id for c in candidates] == ["B:2", "C:3", "A:1"]
+    assert all(c.score == 1.0 and c.name == "p70" for c in candidates)
+
+
+def test_exact_match_can_be_switched_off(toy_encoder, toy_reference):
+    linker = KnowledgeBaseLinker.build(
+        "uniprot", toy_encoder, toy_reference, n_trees=10, settings=LinkerSettings(exact_match=False)
+    )
+    [candidates] = linker.link(["FOX-P2"], top_k=2)
+    assert candidates[0].kb_id == "UniProt:O15409" and candidates[0].score < 1.0
+
+
+def test_hybrid_without_tfidf_equals_dense_plus_exact(toy_encoder, toy_reference):
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, toy_reference, n_trees=10, with_tfidf=False)
+    assert linker.tfidf is None
+    assert linker.link(["zzz unknown"], top_k=3) == linker.link(["zzz unknown"], top_k=3, mode="dense")
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "dense"])
+def test_empty_mentions_get_no_candidates(toy_linker, mode):
+    assert toy_linker.link(["", "   ", "FOXP2"], top_k=2, mode=mode)[:2] == [[], []]
+    assert toy_linker.link([], top_k=2, mode=mode) == []
+
+
+def test_cache_returns_the_same_results_without_encoding(fresh_toy_linker, monkeypatch):
+    linker = fresh_toy_linker
+    first = linker.link(MENTIONS + ["FOX-P2"], top_k=3)
+    assert first[0] == first[-1]
+
+    def fail(strings):
+        raise AssertionError(f"encoded {strings} again")
+
+    monkeypatch.setattr(linker, "encode", fail)
+    assert linker.link(MENTIONS, top_k=3) == first[:-1]
+    first[0].clear()  # callers cannot change what the cache holds
+    assert linker.link(MENTIONS[:1], top_k=3)[0]
+    with pytest.raises(AssertionError, match="encoded"):
+        linker.link(MENTIONS, top_k=4)  # another top_k is another cache entry
+    linker.clear_cache()
+    with pytest.raises(AssertionError, match="encoded"):
+        linker.link(MENTIONS, top_k=3)
+
+
+def test_cache_size_bounds_the_cache(fresh_toy_linker):
+    linker = fresh_toy_linker
+    linker.settings = LinkerSettings(cache_size=2)
+    linker.link(["a", "b", "c"], top_k=1)
+    assert list(linker._cache) == [("b", 1, "hybrid"), ("c", 1, "hybrid")]
+    linker.settings = LinkerSettings(cache_size=0)
+    linker.clear_cache()
+    linker.link(["a"], top_k=1)
+    assert not linker._cache
+
+
+def test_results_do_not_depend_on_the_batch(fresh_toy_linker, toy_linker):
+    fresh_toy_linker.settings = LinkerSettings(cache_size=0)
+    together = fresh_toy_linker.link(MENTIONS, top_k=3)
+    alone = [fresh_toy_linker.link([m], top_k=3)[0] for m in MENTIONS]
+    for a, b in zip(together, alone):
+        assert [c.kb_id for c in a] == [c.kb_id for c in b]
+        numpy.testing.assert_allclose([c.score for c in a], [c.score for c in b], atol=1e-5)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(max_size=40), max_size=4))
+def test_any_unicode_links_without_error(toy_linker, mentions):
+    for mode in ("hybrid", "dense"):
+        results = toy_linker.link(mentions, top_k=3, mode=mode)
+        assert len(results) == len(mentions)
+        for mention, candidates in zip(mentions, results):
+            assert (candidates == []) == (not mention.strip())
+            check_ranked(candidates, 3)
+
+
+def test_unusual_characters(toy_linker):
+    mentions = ["🧬🧪", "αβγ", "蛋白质激酶", "A\x00B", "\x00", "e\u0301", "\U0010ffff", "x" * 500]
+    for candidates in toy_linker.link(mentions, top_k=2, mode="hybrid"):
+        assert len(candidates) == 2
+        check_ranked(candidates, 2)
+
+
+def test_settings_validation():
+    with pytest.raises(ValueError, match="n_candidates"):
+        LinkerSettings(n_candidates=0)
+    with pytest.raises(ValueError, match="sparse_weight"):
+        LinkerSettings(sparse_weight=1.5)
+    with pytest.raises(ValueError, match="cache_size"):
+        LinkerSettings(cache_size=-1)
+    settings_ = LinkerSettings(n_candidates=7, sparse_weight=0.25)
+    assert LinkerSettings.from_dict({**settings_.to_dict(), "unknown": 1}) == settings_
+
+
+def test_misuse(toy_linker, toy_encoder, toy_reference):
+    with pytest.raises(ValueError, match="mode"):
+        toy_linker.link(["x"], mode="sparse")
+    with pytest.raises(ValueError, match="top_k"):
+        toy_linker.link(["x"], top_k=0)
+    small = AnnoyNameIndex.build(toy_linker.encode(["a", "b"]), n_trees=1)
+    with pytest.raises(ValueError, match="index holds 2 names"):
+        KnowledgeBaseLinker("x", toy_encoder, toy_reference, small)
+
+
+# linker_io -------------------------------------------------------------------------------------
+
+
+def test_disk_round_trip(toy_linker, tmp_path):
+    toy_linker.to_disk(tmp_path / "linker")
+    loaded = KnowledgeBaseLinker.from_disk(tmp_path / "linker")
+    assert loaded.name == "uniprot" and loaded.settings == toy_linker.settings
+    assert loaded.tfidf is not None
+    for mode in ("hybrid", "dense"):
+        assert loaded.link(MENTIONS, top_k=5, mode=mode) == toy_linker.link(MENTIONS, top_k=5, mode=mode)
+    custom = KnowledgeBaseLinker.from_disk(tmp_path / "linker", settings=LinkerSettings(sparse_weight=0.0))
+    assert custom.settings.sparse_weight == 0.0
+
+
+def test_disk_round_trip_without_tfidf(toy_encoder, toy_reference, tmp_path):
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, toy_reference, n_trees=5, with_tfidf=False)
+    linker.to_disk(tmp_path)
+    assert not (tmp_path / TFIDF_FILE).exists()
+    assert KnowledgeBaseLinker.from_disk(tmp_path).tfidf is None
+
+
+def test_load_errors(linker_dirs, tmp_path):
+    with pytest.raises(ArtifactError, match="linker directory not found"):
+        KnowledgeBaseLinker.from_disk(tmp_path / "missing")
+    with pytest.raises(ArtifactError, match="metadata file not found"):
+        KnowledgeBaseLinker.from_disk(tmp_path)
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(linker_dirs["chebi"], copy)
+    reference = ReferenceSet.from_tsv(copy / REFERENCE_FILE)
+    ReferenceSet(reference.kb_ids, reference.names[:-1], reference.name_entity[:-1], reference.kinds[:-1]).to_tsv(
+        copy / REFERENCE_FILE
+    )
+    with pytest.raises(ArtifactError, match="has 10 names, linker.json says 11") as err:
+        KnowledgeBaseLinker.from_disk(copy)
+    assert err.value.path == copy / REFERENCE_FILE
+    (copy / META_FILE).write_text("{}")
+    with pytest.raises(ArtifactError, match="not valid linker metadata"):
+        KnowledgeBaseLinker.from_disk(copy)
