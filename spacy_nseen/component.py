@@ -41,7 +41,13 @@ batch_size = 512
 precision = "fp32"
 """
 DEFAULT_ENCODER = Config().from_str(DEFAULT_ENCODER_CONFIG)["encoder"]
-DEFAULT_KBS = {"PROTEIN": "uniprot", "GENE": "uniprot", "CHEMICAL": "chebi"}
+# Empty by default: spaCy merges a user's dict into the default one, so a non-empty default would add routes
+# the user did not ask for (and demand their reference sets at initialize).
+DEFAULT_KBS: Dict[str, str] = {}
+NO_KBS = (
+    "nseen_linker: 'kbs' maps no entity label to a reference set. Configure it, e.g. "
+    'nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "CHEMICAL": "chebi"}})'
+)
 KB_URL_TEMPLATE = "https://identifiers.org/{}"
 
 
@@ -68,6 +74,9 @@ def register_extensions() -> None:
         "n_candidates": 50,
         "exact_match": True,
         "sparse_weight": 0.5,
+        "fuzzy_weight": 0.0,
+        "sparse_max_df": 1.0,
+        "exact_short_cut": False,
         "cache_size": 100_000,
         "n_trees": 50,
         "search_k": -1,
@@ -89,6 +98,9 @@ def make_nseen_linker(
     n_candidates: int,
     exact_match: bool,
     sparse_weight: float,
+    fuzzy_weight: float,
+    sparse_max_df: float,
+    exact_short_cut: bool,
     cache_size: int,
     n_trees: int,
     search_k: int,
@@ -106,7 +118,15 @@ def make_nseen_linker(
         threshold=threshold,
         overwrite=overwrite,
         mode=mode,
-        settings=LinkerSettings(n_candidates, exact_match, sparse_weight, cache_size),
+        settings=LinkerSettings(
+            n_candidates=n_candidates,
+            exact_match=exact_match,
+            sparse_weight=sparse_weight,
+            cache_size=cache_size,
+            fuzzy_weight=fuzzy_weight,
+            sparse_max_df=sparse_max_df,
+            exact_short_cut=exact_short_cut,
+        ),
         n_trees=n_trees,
         search_k=search_k,
         seed=seed,
@@ -136,10 +156,8 @@ class NseenLinker(Pipe):
         batch_size: int = 256,
         kb_url_template: str = KB_URL_TEMPLATE,
     ) -> None:
-        # spaCy merges a user's `kbs` into the default mapping, so a label is switched off by mapping it to "".
+        # A label mapped to "" is switched off (useful to override a pipeline's saved config).
         kbs = {label: kb for label, kb in kbs.items() if kb}
-        if not kbs:
-            raise ValueError("nseen_linker: 'kbs' must map at least one entity label to a reference set name")
         if top_k < 1:
             raise ValueError(f"nseen_linker: top_k must be at least 1, got {top_k}")
         if mode not in MODES:
@@ -172,7 +190,7 @@ class NseenLinker(Pipe):
 
     @property
     def is_initialized(self) -> bool:
-        return all(kb in self.linkers for kb in self.kb_names)
+        return bool(self.kbs) and all(kb in self.linkers for kb in self.kb_names)
 
     def initialize(
         self,
@@ -190,6 +208,8 @@ class NseenLinker(Pipe):
         reference_sets (Optional[Dict[str, str]]): reference set name → a `kb_id, name, kind` TSV file.
         Each reference set needs either a linker directory, or an encoder and a reference set.
         """
+        if not self.kbs:
+            raise ValueError(NO_KBS)
         linkers, encoders, reference_sets = linkers or {}, encoders or {}, reference_sets or {}
         unknown = (set(linkers) | set(encoders) | set(reference_sets)) - set(self.kb_names)
         if unknown:
@@ -239,6 +259,8 @@ class NseenLinker(Pipe):
 
         RETURNS: for each doc, (entity position in doc.ents, candidates or None when skipped) pairs.
         """
+        if not self.kbs:
+            raise NotInitializedError(NO_KBS)
         if not self.is_initialized:
             missing = [kb for kb in self.kb_names if kb not in self.linkers]
             raise NotInitializedError(

@@ -91,6 +91,12 @@ def load_encoder_weights(model: Model, directory: Union[str, Path]) -> None:
     own = module.state_dict()
     if set(state) != set(own) or any(tuple(state[k].shape) != tuple(own[k].shape) for k in own):
         raise ArtifactError(weights_path, "the weights do not fit the encoder (other sizes or layers)", RETRAIN)
+    vocab_path = directory / VOCAB_FILE
+    vocab = CharVocab.from_disk(vocab_path)
+    if vocab.capacity != expected["vocab_size"]:
+        raise ArtifactError(
+            vocab_path, f"the vocabulary has capacity {vocab.capacity}, the encoder's vocab_size is {expected['vocab_size']}", RETRAIN
+        )
     module.load_state_dict(state)
     module.eval()
-    set_char_vocab(model, CharVocab.from_disk(directory / VOCAB_FILE))
+    set_char_vocab(model, vocab)

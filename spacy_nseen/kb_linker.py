@@ -13,9 +13,12 @@ from dataclasses import asdict, dataclass, fields
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
+from rapidfuzz.distance import Indel, JaroWinkler
+from rapidfuzz.process import cdist
 from thinc.api import Model
 
 from .encoder_layer import encode_names
+from .exact_names import ExactNameIndex
 from .name_index import AnnoyNameIndex
 from .name_normalization import loose_key, strict_key
 from .ngram_tfidf import CharNgramTfidf
@@ -42,20 +45,34 @@ class LinkerSettings:
     exact_match (bool): rank exact (normalised) name matches first.
     sparse_weight (float): weight w of the TF-IDF score in hybrid mode (0 = dense only).
     cache_size (int): mentions whose results are kept (least recently used dropped); 0 = no cache.
+    fuzzy_weight (float): weight of a string similarity (½ Indel ratio + ½ Jaro-Winkler on strict keys,
+        rapidfuzz) between the mention and each candidate name in hybrid mode (0 = off).
+    sparse_max_df (float): the TF-IDF candidates of hybrid mode are searched with the n-grams found in at
+        most this fraction of the names (1 = exact search with all n-grams; 0 = no TF-IDF candidates, the
+        TF-IDF score only re-ranks the dense and exact candidates).
+    exact_short_cut (bool): a mention that matches names exactly gets only their entities (the same first
+        candidates, with the same scores), without the dense and sparse searches.
     """
 
     n_candidates: int = 50
     exact_match: bool = True
     sparse_weight: float = 0.5
     cache_size: int = 100_000
+    fuzzy_weight: float = 0.0
+    sparse_max_df: float = 1.0
+    exact_short_cut: bool = False
 
     def __post_init__(self) -> None:
         if self.n_candidates < 1:
             raise ValueError(f"n_candidates must be at least 1, got {self.n_candidates}")
         if not 0.0 <= self.sparse_weight <= 1.0:
             raise ValueError(f"sparse_weight must be in [0, 1], got {self.sparse_weight}")
+        if not 0.0 <= self.fuzzy_weight <= 1.0 - self.sparse_weight:
+            raise ValueError(f"fuzzy_weight must be in [0, 1 - sparse_weight], got {self.fuzzy_weight}")
         if self.cache_size < 0:
             raise ValueError(f"cache_size must be >= 0, got {self.cache_size}")
+        if not 0.0 <= self.sparse_max_df <= 1.0:
+            raise ValueError(f"sparse_max_df must be in [0, 1], got {self.sparse_max_df}")
 
     @classmethod
     def from_dict(cls, data: Dict) -> "LinkerSettings":
@@ -85,6 +102,7 @@ class KnowledgeBaseLinker:
         index: AnnoyNameIndex,
         tfidf: Optional[CharNgramTfidf] = None,
         settings: Optional[LinkerSettings] = None,
+        exact_names: Optional[ExactNameIndex] = None,
     ) -> None:
         if index.n_items != len(reference_set):
             raise ValueError(f"the index holds {index.n_items} names, the reference set {len(reference_set)}")
@@ -94,13 +112,8 @@ class KnowledgeBaseLinker:
         self.index = index
         self.tfidf = tfidf
         self.settings = settings or LinkerSettings()
-        self._strict: Dict[str, List[int]] = {}
-        self._loose: Dict[str, List[int]] = {}
-        for row, ref_name in enumerate(reference_set.names):
-            self._strict.setdefault(strict_key(ref_name), []).append(row)
-            key = loose_key(ref_name)
-            if key:
-                self._loose.setdefault(key, []).append(row)
+        # The keys of every name are computed here unless a saved look-up is given (see linker_io).
+        self.exact_names = exact_names if exact_names is not None else ExactNameIndex.build(reference_set.names)
         self._cache: "OrderedDict[Tuple[str, int, str], List[Candidate]]" = OrderedDict()
 
     @classmethod
@@ -170,66 +183,102 @@ class KnowledgeBaseLinker:
 
     def _link_distinct(self, mentions: List[str], top_k: int, mode: str) -> List[List[Candidate]]:
         settings = self.settings
-        vectors = self.encode(mentions)
-        dense_ids, dense_sims = self.index.query(vectors, settings.n_candidates)
         hybrid = mode == "hybrid"
         use_sparse = hybrid and self.tfidf is not None and settings.sparse_weight > 0
-        if use_sparse:
-            sparse_ids, _ = self.tfidf.top_k(mentions, settings.n_candidates)
+        exact_rows = [self.exact_names.lookup(m) if hybrid and settings.exact_match else {} for m in mentions]
+        # With the short-cut, mentions that match names exactly skip the dense and sparse searches.
+        search = [r for r, exact in enumerate(exact_rows) if not (exact and settings.exact_short_cut)]
+        vectors = self.encode(mentions)
+        n_dense = max(1, min(settings.n_candidates, self.index.n_items))
+        dense_ids = numpy.full((len(mentions), n_dense), -1, dtype=numpy.int64)
+        dense_sims = numpy.full((len(mentions), n_dense), -numpy.inf, dtype=numpy.float32)
+        sparse_ids = numpy.full((len(mentions), 0), -1, dtype=numpy.int64)
+        if search:
+            dense_ids[search], dense_sims[search] = self.index.query(vectors[search], settings.n_candidates)
+            if use_sparse and settings.sparse_max_df > 0:
+                found, _ = self.tfidf.top_k([mentions[r] for r in search], settings.n_candidates, max_df=settings.sparse_max_df)
+                sparse_ids = numpy.full((len(mentions), found.shape[1]), -1, dtype=numpy.int64)
+                sparse_ids[search] = found
         pools: List[List[int]] = []
-        exact_rows: List[Dict[int, int]] = []
-        for row, mention in enumerate(mentions):
+        for row, exact in enumerate(exact_rows):
             pool = [int(i) for i in dense_ids[row] if i >= 0]
-            exact: Dict[int, int] = {}
-            if hybrid and settings.exact_match:
-                for tier, rows in ((2, self._strict.get(strict_key(mention), [])), (1, self._loose.get(loose_key(mention), []))):
-                    for name_row in rows:
-                        exact.setdefault(name_row, tier)
-            if use_sparse:
-                pool.extend(int(i) for i in sparse_ids[row])
+            pool.extend(int(i) for i in sparse_ids[row] if i >= 0)
             pool.extend(exact)
             pools.append(list(dict.fromkeys(pool)))
-            exact_rows.append(exact)
         dense_scores = self._dense_scores(vectors, pools, dense_ids, dense_sims)
         sparse_scores = self.tfidf.pair_scores(mentions, pools) if use_sparse else None
         out: List[List[Candidate]] = []
         weight = settings.sparse_weight if use_sparse else 0.0
+        fuzzy = settings.fuzzy_weight if hybrid else 0.0
         for row, pool in enumerate(pools):
-            scores = dense_scores[row]
+            scores = (1.0 - weight - fuzzy) * dense_scores[row]
             if sparse_scores is not None:
-                scores = (1.0 - weight) * scores + weight * sparse_scores[row]
+                scores = scores + weight * sparse_scores[row]
+            if fuzzy > 0:
+                scores = scores + fuzzy * self._fuzzy_scores(mentions[row], pool)
             out.append(self._collapse(pool, scores, exact_rows[row], top_k))
         return out
+
+    def _fuzzy_scores(self, mention: str, pool: List[int]) -> numpy.ndarray:
+        query = strict_key(mention)
+        names = [strict_key(self.reference_set.names[i]) for i in pool]
+        indel = cdist([query], names, scorer=Indel.normalized_similarity, dtype=numpy.float32)[0]
+        jaro = cdist([query], names, scorer=JaroWinkler.normalized_similarity, dtype=numpy.float32)[0]
+        return 0.5 * indel + 0.5 * jaro
 
     def _dense_scores(
         self, vectors: numpy.ndarray, pools: List[List[int]], dense_ids: numpy.ndarray, dense_sims: numpy.ndarray
     ) -> List[numpy.ndarray]:
+        # Each pool starts with the Annoy hits (whose similarities Annoy gave); the names after them
+        # (sparse and exact candidates) are scored against the stored vectors, all rows at once.
         scores = []
+        counts: List[int] = []
+        missing_rows: List[int] = []
+        missing_items: List[int] = []
         for row, pool in enumerate(pools):
-            known = {int(i): float(s) for i, s in zip(dense_ids[row], dense_sims[row]) if i >= 0}
+            n_known = int((dense_ids[row] >= 0).sum())
             values = numpy.empty(len(pool), dtype=numpy.float32)
-            for j, name_row in enumerate(pool):
-                sim = known.get(name_row)
-                if sim is None:
-                    sim = float(self.index.item_vector(name_row) @ vectors[row])
-                values[j] = sim
+            values[:n_known] = dense_sims[row, :n_known]
             scores.append(values)
+            counts.append(len(pool) - n_known)
+            missing_rows.extend([row] * (len(pool) - n_known))
+            missing_items.extend(pool[n_known:])
+        if missing_items:
+            items = self.index.item_vectors(numpy.asarray(missing_items, dtype=numpy.int64))
+            sims = numpy.einsum("ij,ij->i", items, vectors[missing_rows])
+            start = 0
+            for values, count in zip(scores, counts):
+                if count:
+                    values[len(values) - count :] = sims[start : start + count]
+                    start += count
         return scores
 
     def _collapse(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int) -> List[Candidate]:
+        # Each entity keeps its best name by (exact tier, kind priority of an exact match, score), the
+        # earliest in the pool on ties; entities rank by the same key, then by entity index.
         reference = self.reference_set
-        best: Dict[int, Tuple[Tuple[int, int, float], int]] = {}
-        for name_row, score in zip(pool, scores):
-            tier = exact.get(name_row, 0)
-            kind_rank = -KIND_PRIORITY.get(reference.kinds[name_row], 4) if tier else 0
-            key = (tier, kind_rank, float(score))
-            entity = int(reference.name_entity[name_row])
-            if entity not in best or key > best[entity][0]:
-                best[entity] = (key, name_row)
-        ranked = sorted(best.items(), key=lambda item: (item[1][0], -item[0]), reverse=True)[:top_k]
+        rows = numpy.asarray(pool, dtype=numpy.int64)
+        scores = numpy.asarray(scores, dtype=numpy.float32)
+        tiers = numpy.zeros(len(rows), dtype=numpy.int64)
+        kind_ranks = numpy.zeros(len(rows), dtype=numpy.int64)
+        if exact:
+            for j, name_row in enumerate(pool):
+                tier = exact.get(name_row, 0)
+                if tier:
+                    tiers[j] = tier
+                    kind_ranks[j] = -KIND_PRIORITY.get(reference.kinds[name_row], 4)
+        entities = reference.name_entity[rows].astype(numpy.int64)
+        by_name = numpy.lexsort((numpy.arange(len(rows)), -scores, -kind_ranks, -tiers))
+        _, first = numpy.unique(entities[by_name], return_index=True)
+        best = by_name[first]
+        ranked = best[numpy.lexsort((entities[best], -scores[best], -kind_ranks[best], -tiers[best]))][:top_k]
         return [
-            Candidate(reference.kb_ids[entity], reference.names[name_row], 1.0 if key[0] else round(min(1.0, key[2]), 6))
-            for entity, (key, name_row) in ranked
+            Candidate(
+                reference.kb_ids[int(entities[j])],
+                reference.names[int(rows[j])],
+                1.0 if tiers[j] else round(min(1.0, float(scores[j])), 6),
+            )
+            for j in ranked
         ]
 
     def to_disk(self, directory) -> None:

@@ -1,17 +1,25 @@
 """A trained linker directory on disk: encoder, reference set, Annoy index, TF-IDF matrix, settings.
 
 Layout: `linker.json`, `encoder.safetensors`, `char_vocab.json`, `encoder.json`, `reference.tsv.gz`,
-`names.ann` (+ `names.ann.json`), `tfidf.npz` (optional). Nothing is unpickled on load.
+`names.ann` (+ `names.ann.json`), `tfidf.npz` (optional), `lookup.npz` (optional). Nothing is unpickled on load.
+
+`lookup.npz` holds the reference set as flat arrays and the exact-match keys as sorted hashes, so that
+loading neither parses `reference.tsv.gz` nor normalises every name. A directory without it (written
+before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.npz` are memory-mapped.
 """
 import json
+import warnings
 from pathlib import Path
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
+import numpy
 from thinc.api import Model
 
 from .about import ARTIFACT_FORMAT_VERSION, __version__
+from .array_io import load_npz
 from .encoder_io import build_encoder_from_disk, load_encoder_weights, save_encoder
 from .errors import ArtifactError
+from .exact_names import ExactNameIndex
 from .kb_linker import KnowledgeBaseLinker, LinkerSettings
 from .name_index import AnnoyNameIndex
 from .ngram_tfidf import CharNgramTfidf
@@ -21,6 +29,8 @@ META_FILE = "linker.json"
 REFERENCE_FILE = "reference.tsv.gz"
 INDEX_FILE = "names.ann"
 TFIDF_FILE = "tfidf.npz"
+LOOKUP_FILE = "lookup.npz"
+LOOKUP_VERSION = 1
 RESAVE = "Save the linker again (nlp.to_disk or the project's index step), or copy its complete directory."
 
 
@@ -30,6 +40,11 @@ def save_linker(linker: KnowledgeBaseLinker, directory: Union[str, Path]) -> Non
     directory.mkdir(parents=True, exist_ok=True)
     save_encoder(linker.encoder, directory)
     linker.reference_set.to_tsv(directory / REFERENCE_FILE)
+    lookup = {f"reference_{key}": value for key, value in linker.reference_set.to_arrays().items()}
+    lookup.update({f"exact_{key}": value for key, value in linker.exact_names.to_arrays().items()})
+    lookup["lookup_version"] = numpy.asarray([LOOKUP_VERSION], dtype=numpy.int64)
+    lookup["reference_file_size"] = numpy.asarray([(directory / REFERENCE_FILE).stat().st_size], dtype=numpy.int64)
+    numpy.savez(directory / LOOKUP_FILE, **lookup)
     linker.index.save(directory / INDEX_FILE)
     tfidf_path = directory / TFIDF_FILE
     if linker.tfidf is not None:
@@ -85,7 +100,9 @@ def load_linker(
         encoder = build_encoder_from_disk(directory)
     else:
         load_encoder_weights(encoder, directory)
-    reference = ReferenceSet.from_tsv(directory / REFERENCE_FILE)
+    reference, exact_names = _read_lookup(directory, int(meta["n_names"]))
+    if reference is None:
+        reference = ReferenceSet.from_tsv(directory / REFERENCE_FILE)
     if len(reference) != int(meta["n_names"]):
         raise ArtifactError(
             directory / REFERENCE_FILE, f"has {len(reference)} names, {META_FILE} says {meta['n_names']}", RESAVE
@@ -93,8 +110,38 @@ def load_linker(
     index = AnnoyNameIndex.load(directory / INDEX_FILE, dim=encoder.get_dim("nO"), n_items=len(reference), search_k=search_k)
     tfidf = None
     if meta.get("has_tfidf"):
-        tfidf = CharNgramTfidf.from_disk(directory / TFIDF_FILE)
+        tfidf = CharNgramTfidf.from_disk(directory / TFIDF_FILE, mmap=True)
         if tfidf.n_names != len(reference):
             raise ArtifactError(directory / TFIDF_FILE, f"has {tfidf.n_names} rows, the reference set {len(reference)}", RESAVE)
     settings = settings or LinkerSettings.from_dict(meta.get("settings", {}))
-    return KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, settings)
+    return KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, settings, exact_names=exact_names)
+
+
+def _read_lookup(directory: Path, n_names: int) -> Tuple[Optional[ReferenceSet], Optional[ExactNameIndex]]:
+    """Read `lookup.npz`; (None, None) if the directory has none (an older layout, loaded the slow way)."""
+    path = directory / LOOKUP_FILE
+    if not path.exists():
+        warnings.warn(f"{directory} has no {LOOKUP_FILE}: loading is slow (the reference TSV is parsed and every "
+                      f"name normalised). Save the linker again to write it.", stacklevel=3)
+        return None, None
+    try:
+        arrays = load_npz(path, mmap=True)
+        version = int(arrays["lookup_version"][0])
+        reference_size = int(arrays["reference_file_size"][0])
+    except Exception as err:  # zipfile.BadZipFile, KeyError, ValueError, OSError
+        raise ArtifactError(path, f"cannot be read ({type(err).__name__}: {err})", RESAVE) from None
+    if version != LOOKUP_VERSION:
+        raise ArtifactError(path, f"look-up format {version}, this spacy_nseen reads {LOOKUP_VERSION}", RESAVE)
+    reference_path = directory / REFERENCE_FILE
+    if reference_path.exists() and reference_path.stat().st_size != reference_size:
+        warnings.warn(f"{path} was written with another {REFERENCE_FILE} (its size differs): ignored, the reference "
+                      f"TSV is read instead. Save the linker again to load it faster.", stacklevel=3)
+        return None, None
+    try:
+        reference = ReferenceSet.from_arrays({k[len("reference_"):]: v for k, v in arrays.items() if k.startswith("reference_")})
+        exact_names = ExactNameIndex.from_arrays(reference.names, {k[len("exact_"):]: v for k, v in arrays.items() if k.startswith("exact_")})
+    except (KeyError, ValueError, UnicodeDecodeError) as err:
+        raise ArtifactError(path, f"is not a valid look-up file ({type(err).__name__}: {err})", RESAVE) from None
+    if len(reference) != n_names or len(exact_names.strict[0]) != n_names:
+        raise ArtifactError(path, f"has {len(reference)} names, {META_FILE} says {n_names}", RESAVE)
+    return reference, exact_names

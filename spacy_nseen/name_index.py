@@ -1,7 +1,8 @@
 """Approximate nearest-neighbour search over name vectors with Annoy (NSEEN §3.2, Algorithm 2).
 
 Vectors are L2-normalised, so Annoy's angular distance d relates to the cosine by cos = 1 − d²/2.
-The index file is memory-mapped on load, so processes that load the same file share its pages.
+The index file is memory-mapped on load, so processes that load the same file share its pages; the item
+vectors are read from the same mapping (`vectors`) rather than copied.
 """
 import json
 from pathlib import Path
@@ -31,11 +32,16 @@ class AnnoyNameIndex:
         self.search_k = search_k
         self.seed = seed
         self._annoy: Optional[AnnoyIndex] = None
+        self._vectors: Optional[numpy.ndarray] = None
         self.n_items = 0
 
     @classmethod
-    def build(cls, vectors: numpy.ndarray, n_trees: int = 50, search_k: int = -1, seed: int = 0, n_jobs: int = -1) -> "AnnoyNameIndex":
-        """Index the rows of a (n, dim) float matrix; row i gets item id i."""
+    def build(cls, vectors: numpy.ndarray, n_trees: int = 50, search_k: int = -1, seed: int = 0, n_jobs: int = 1) -> "AnnoyNameIndex":
+        """Index the rows of a (n, dim) float matrix; row i gets item id i.
+
+        n_jobs (int): Annoy build threads. Only 1 gives the same index for the same vectors and seed: with
+            more, trees are stored in the order the threads finish them.
+        """
         if vectors.ndim != 2 or len(vectors) == 0:
             raise ValueError(f"expected a non-empty (n, dim) matrix, got shape {vectors.shape}")
         index = cls(int(vectors.shape[1]), n_trees=n_trees, search_k=search_k, seed=seed)
@@ -45,8 +51,21 @@ class AnnoyNameIndex:
             annoy.add_item(i, vector)
         annoy.build(n_trees, n_jobs=n_jobs)
         index._annoy = annoy
+        index._vectors = numpy.ascontiguousarray(vectors, dtype=numpy.float32)
         index.n_items = len(vectors)
         return index
+
+    @property
+    def vectors(self) -> Optional[numpy.ndarray]:
+        """RETURNS (Optional[numpy.ndarray]): the (n_items, dim) float32 item vectors (a read-only view of
+        the memory-mapped file after `load`), or None when Annoy's file layout is not the one expected."""
+        return self._vectors
+
+    def item_vectors(self, items: numpy.ndarray) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): the stored float32 vectors of several items, shape (len(items), dim)."""
+        if self._vectors is not None:
+            return numpy.asarray(self._vectors[items], dtype=numpy.float32)
+        return numpy.stack([self.item_vector(int(i)) for i in items]) if len(items) else numpy.zeros((0, self.dim), numpy.float32)
 
     def query(self, vectors: numpy.ndarray, n: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """Find the `n` nearest names of each query vector.
@@ -122,9 +141,23 @@ class AnnoyNameIndex:
             raise ArtifactError(path, f"holds {annoy.get_n_items()} items, expected {n_items}", REBUILD)
         index._annoy = annoy
         index.n_items = n_items
+        index._vectors = _map_item_vectors(path, annoy, dim, n_items)
         return index
 
     def _require(self) -> AnnoyIndex:
         if self._annoy is None:
             raise RuntimeError("the index is empty: build() or load() it first")
         return self._annoy
+
+
+def _map_item_vectors(path: Path, annoy: AnnoyIndex, dim: int, n_items: int) -> Optional[numpy.ndarray]:
+    """Map the item vectors of an angular Annoy file: items are its first nodes, each an int32 descendant
+    count, two int32 children and `dim` float32 values. Returns None if a spot check disagrees with Annoy."""
+    node = numpy.dtype([("n_descendants", "<i4"), ("children", "<i4", (2,)), ("v", "<f4", (dim,))])
+    if path.stat().st_size < node.itemsize * n_items:
+        return None
+    vectors = numpy.memmap(path, dtype=node, mode="r", shape=(n_items,))["v"]
+    for item in {0, n_items // 2, n_items - 1}:
+        if not numpy.array_equal(vectors[item], numpy.asarray(annoy.get_item_vector(item), dtype=numpy.float32)):
+            return None
+    return vectors

@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import scipy.sparse as sp
 
+from .array_io import load_npz
 from .errors import ArtifactError
 
 FORMAT_VERSION = 2
@@ -48,6 +49,7 @@ class CharNgramTfidf:
         self.idf = np.zeros((0,), dtype=np.float32)
         self.matrix = sp.csr_matrix((0, 0), dtype=np.float32)
         self._matrix_t: Optional[sp.csr_matrix] = None
+        self._rare_t: Dict[int, sp.csr_matrix] = {}
 
     @property
     def n_names(self) -> int:
@@ -84,6 +86,7 @@ class CharNgramTfidf:
         self.idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
         self.matrix = self._weight(counts)
         self._matrix_t = None
+        self._rare_t = {}
         return self
 
     def transform(self, strings: Sequence[str]) -> sp.csr_matrix:
@@ -100,13 +103,17 @@ class CharNgramTfidf:
             indptr.append(len(indices))
         return self._weight(self._counts(indices, indptr, (len(strings), len(vocab))))
 
-    def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64
-              ) -> Tuple[np.ndarray, np.ndarray]:
+    def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64,
+              max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:
         """Exact cosine top-k names for each query, in sparse-matrix chunks.
 
         queries (Sequence[str]): The query strings.
         k (int): Number of names to return per query.
         chunk_size (int): Queries scored per sparse product (memory ~ chunk x names).
+        max_df (float): If below 1, search only with the n-grams found in at most this fraction
+            of the names (an inverted index of rare n-grams): much faster on large sets; the
+            scores are then the part of the cosine those n-grams give, and a query sharing no
+            rare n-gram with fewer than k names gets index -1 (score 0) in the free places.
         RETURNS (Tuple[np.ndarray, np.ndarray]): Name indices (int64) and cosine scores
             (float32), both of shape (len(queries), min(k, n_names)), best first.
         """
@@ -116,6 +123,8 @@ class CharNgramTfidf:
         out_score = np.zeros((len(queries), k), dtype=np.float32)
         if k == 0 or not len(queries):
             return out_idx, out_score
+        if max_df < 1.0:
+            return self._top_k_rare(queries, k, max_df, chunk_size, out_idx, out_score)
         if self._matrix_t is None:
             self._matrix_t = self.matrix.T.tocsr()
         q_all = self.transform(queries)
@@ -131,6 +140,37 @@ class CharNgramTfidf:
             rows = slice(start, start + sims.shape[0])
             out_idx[rows] = np.take_along_axis(part, order, axis=1)
             out_score[rows] = np.take_along_axis(part_scores, order, axis=1)
+        return out_idx, out_score
+
+    def _top_k_rare(self, queries: Sequence[str], k: int, max_df: float, chunk_size: int,
+                    out_idx: np.ndarray, out_score: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        max_count = int(max_df * self.n_names)
+        rare_t = self._rare_t.get(max_count)
+        if rare_t is None:
+            m = self.matrix
+            df = np.bincount(m.indices, minlength=m.shape[1])
+            keep = (df <= max_count)[m.indices]
+            counts = np.zeros(m.shape[0], dtype=np.int64)
+            filled = np.diff(m.indptr) > 0
+            if filled.any():
+                counts[filled] = np.add.reduceat(keep, m.indptr[:-1][filled], dtype=np.int64)
+            indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            rare = sp.csr_matrix((m.data[keep], m.indices[keep], indptr), shape=m.shape)
+            rare_t = self._rare_t[max_count] = rare.T.tocsr()
+        out_idx.fill(-1)
+        q_all = self.transform(queries)
+        for start in range(0, len(queries), chunk_size):
+            sims = q_all[start:start + chunk_size] @ rare_t
+            sims.sort_indices()
+            for row in range(sims.shape[0]):
+                lo, hi = sims.indptr[row], sims.indptr[row + 1]
+                names, scores = sims.indices[lo:hi], sims.data[lo:hi]
+                if len(names) > k:
+                    part = np.argpartition(-scores, k - 1)[:k]
+                    names, scores = names[part], scores[part]
+                order = np.lexsort((names, -scores))
+                out_idx[start + row, :len(order)] = names[order]
+                out_score[start + row, :len(order)] = scores[order]
         return out_idx, out_score
 
     def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]
@@ -165,9 +205,11 @@ class CharNgramTfidf:
                  shape=np.array(m.shape, dtype=np.int64))
 
     @classmethod
-    def from_disk(cls, path: Union[str, Path]) -> "CharNgramTfidf":
+    def from_disk(cls, path: Union[str, Path], *, mmap: bool = False) -> "CharNgramTfidf":
         """Load an index saved by `to_disk`.
 
+        mmap (bool): Memory-map the matrix (read-only, shared between processes, paged in
+            as used) instead of reading it.
         RETURNS (CharNgramTfidf): The loaded index.
         """
         path = Path(path)
@@ -175,11 +217,11 @@ class CharNgramTfidf:
         if not path.exists():
             raise ArtifactError(path, "TF-IDF file not found", fix)
         try:
-            with np.load(path, allow_pickle=False) as f:
-                missing = [a for a in _ARRAYS if a not in f.files]
-                if missing:
-                    raise ArtifactError(path, f"arrays {missing} missing", fix)
-                arrays = {a: f[a] for a in _ARRAYS}
+            stored = load_npz(path, mmap=mmap)
+            missing = [a for a in _ARRAYS if a not in stored]
+            if missing:
+                raise ArtifactError(path, f"arrays {missing} missing", fix)
+            arrays = {a: stored[a] for a in _ARRAYS}
         except ArtifactError:
             raise
         except Exception as e:  # zipfile.BadZipFile, EOFError, ValueError, OSError

@@ -102,6 +102,35 @@ class ReferenceSet:
             for name, entity, kind in zip(self.names, self.name_entity, self.kinds):
                 file_.write(f"{self.kb_ids[entity]}\t{name}\t{kind}\n")
 
+    def to_arrays(self) -> Dict[str, numpy.ndarray]:
+        """RETURNS (Dict[str, numpy.ndarray]): the set as flat arrays (UTF-8 text joined by line breaks),
+        which `from_arrays` turns back into a ReferenceSet much faster than `from_tsv` parses a file."""
+        if any("\n" in text for text in (*self.names, *self.kb_ids)):
+            raise ValueError("names and kb_ids must not contain line breaks")
+        kind_names = sorted(set(self.kinds))
+        kind_codes = {kind: i for i, kind in enumerate(kind_names)}
+        return {
+            "kb_ids": _utf8("\n".join(self.kb_ids)),
+            "names": _utf8("\n".join(self.names)),
+            "name_entity": numpy.asarray(self.name_entity, dtype=numpy.int32),
+            "kind_names": _utf8("\n".join(kind_names)),
+            "kind_codes": numpy.asarray([kind_codes[kind] for kind in self.kinds], dtype=numpy.int32),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Dict[str, numpy.ndarray]) -> "ReferenceSet":
+        """Rebuild a set from `to_arrays`. Raises ValueError when the arrays disagree in length."""
+        kb_ids = _lines(arrays["kb_ids"])
+        names = _lines(arrays["names"])
+        kind_names = numpy.asarray(_text(arrays["kind_names"]).split("\n"), dtype=object)
+        codes = numpy.asarray(arrays["kind_codes"])
+        name_entity = numpy.array(arrays["name_entity"], dtype=numpy.int32)
+        if len(codes) != len(names) or len(name_entity) != len(names):
+            raise ValueError(f"{len(names)} names, {len(codes)} kinds and {len(name_entity)} entity indices")
+        if len(names) and (int(name_entity.min()) < 0 or int(name_entity.max()) >= len(kb_ids)):
+            raise ValueError("entity indices out of range")
+        return cls(kb_ids, names, name_entity, kind_names[codes].tolist())
+
     def __len__(self) -> int:
         return len(self.names)
 
@@ -122,3 +151,16 @@ class ReferenceSet:
         if entity is None:
             return []
         return [self.names[i] for i in numpy.flatnonzero(self.name_entity == entity)]
+
+
+def _utf8(text: str) -> numpy.ndarray:
+    return numpy.frombuffer(text.encode("utf8", "surrogatepass"), dtype=numpy.uint8)
+
+
+def _text(array: numpy.ndarray) -> str:
+    return numpy.asarray(array, dtype=numpy.uint8).tobytes().decode("utf8", "surrogatepass")
+
+
+def _lines(array: numpy.ndarray) -> List[str]:
+    text = _text(array)
+    return text.split("\n") if text else []

@@ -69,8 +69,16 @@ def test_routing_labels_to_reference_sets(make_nlp, make_doc):
     assert [(e.start, e.end) for e in doc.ents] == [(0, 1), (2, 3), (4, 5), (6, 7)]
 
 
+def test_default_kbs_is_empty_so_nothing_is_added_to_a_users_mapping():
+    nlp = spacy.blank("en")
+    pipe = nlp.add_pipe("nseen_linker", config={"kbs": {"GENE": "uniprot"}})
+    assert pipe.kbs == {"GENE": "uniprot"}
+    with pytest.raises(NotInitializedError, match="kbs"):
+        spacy.blank("en").add_pipe("nseen_linker")(spacy.blank("en")("x"))
+
+
 def test_only_the_reference_sets_in_kbs_are_needed(make_nlp, make_doc):
-    # spaCy merges the given `kbs` into the default mapping: a default label is switched off with ""
+    # a label mapped to "" is switched off
     nlp = make_nlp(kbs={"GENE": "uniprot", "PROTEIN": "", "CHEMICAL": ""})
     pipe = nlp.get_pipe("nseen_linker")
     assert pipe.kbs == {"GENE": "uniprot"} and pipe.kb_names == ["uniprot"]
@@ -252,8 +260,9 @@ def test_config_validation():
         nlp.add_pipe("nseen_linker", config={"mode": "sparse"})
     with pytest.raises(ValueError, match="top_k"):
         nlp.add_pipe("nseen_linker", config={"top_k": 0})
+    empty = nlp.add_pipe("nseen_linker", name="empty", config={"kbs": {"PROTEIN": "", "CHEMICAL": ""}})
     with pytest.raises(ValueError, match="kbs"):
-        nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "", "GENE": "", "CHEMICAL": ""}})
+        empty.initialize(lambda: [], nlp=nlp)
     with pytest.raises(Exception, match="top_k"):
         nlp.add_pipe("nseen_linker", config={"top_k": "many"})
 

@@ -41,6 +41,22 @@ class LinkerRanker:
         return out
 
 
+def parse_variant(spec: str, base: Any) -> Any:
+    """Parse 'name:key=value,key=value' into (name, LinkerSettings with those fields changed)."""
+    from dataclasses import replace
+
+    label, _, assignments = spec.partition(":")
+    changes: Dict[str, Any] = {}
+    for part in filter(None, assignments.split(",")):
+        key, _, value = part.partition("=")
+        current = getattr(base, key.strip())
+        if isinstance(current, bool):
+            changes[key.strip()] = value.strip().lower() in ("1", "true", "yes")
+        else:
+            changes[key.strip()] = type(current)(value)
+    return label.strip(), replace(base, **changes)
+
+
 def hits_at_k(ranked: Sequence[Sequence[str]], golds: Sequence[frozenset],
               ks: Sequence[int] = KS) -> Dict[str, float]:
     """Fraction of queries with a gold id among the top-k distinct ids.
@@ -128,6 +144,9 @@ def main(
                                                 help="Bio-ID equivalence_classes.json.gz (off by default)"),
     split: Optional[str] = typer.Option(None, "--split", help="Only this split value"),
     figure: bool = typer.Option(True, "--figure/--no-figure", help="Fig. 4 + Table 4 with a linker"),
+    variant: Optional[List[str]] = typer.Option(
+        None, "--variant",
+        help="Extra nseen system with other linker settings, e.g. 'nseen_nosparse:sparse_weight=0' (repeatable)"),
 ) -> None:
     """Hits@k of baselines and trained linkers on Bio-ID queries for one KB."""
     command = " ".join(shlex.quote(a) for a in ["python", "-m", "training.evaluate", *sys.argv[1:]])
@@ -176,6 +195,10 @@ def main(
             rankers.append(LinkerRanker(obj, name=f"nseen{tag}"))
         if "nseen_dense" in names:
             rankers.append(LinkerRanker(obj, name=f"nseen_dense{tag}", mode="dense"))
+        for spec in variant or []:
+            label, settings = parse_variant(spec, obj.settings)
+            copy = KnowledgeBaseLinker(obj.name, obj.encoder, obj.reference_set, obj.index, obj.tfidf, settings)
+            rankers.append(LinkerRanker(copy, name=f"{label}{tag}"))
     results = evaluate_rankers(queries, ref.entities, rankers)
     for name, t in setup.items():
         results["systems"][name]["setup_seconds"] = t

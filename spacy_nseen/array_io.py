@@ -1,0 +1,62 @@
+"""Reading `.npz` files without pickle, memory-mapping the arrays an uncompressed archive stores.
+
+`numpy.savez` stores each array uncompressed, so its bytes sit at a fixed offset in the file and can be
+memory-mapped: processes that load the same file share its pages, and nothing is read until it is used.
+Compressed members (and object arrays, which `allow_pickle=False` refuses anyway) are read normally.
+"""
+import zipfile
+from pathlib import Path
+from typing import Dict, Union
+
+import numpy
+from numpy.lib import format as npy_format
+
+_LOCAL_HEADER_SIZE = 30
+
+
+def load_npz(path: Union[str, Path], mmap: bool = True) -> Dict[str, numpy.ndarray]:
+    """Load every array of an `.npz` file (pickle-free).
+
+    path (Union[str, Path]): the file.
+    mmap (bool): memory-map (read-only) the arrays stored uncompressed.
+    RETURNS (Dict[str, numpy.ndarray]): array name (without `.npy`) → array.
+    Raises the errors of `numpy.load` / `zipfile` on a corrupt file.
+    """
+    path = Path(path)
+    if not mmap:
+        with numpy.load(path, allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    out: Dict[str, numpy.ndarray] = {}
+    with zipfile.ZipFile(path) as archive, open(path, "rb") as file_:
+        for info in archive.infolist():
+            name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
+            mapped = _map_member(path, file_, info) if info.compress_type == zipfile.ZIP_STORED else None
+            if mapped is None:
+                with archive.open(info) as member:
+                    mapped = npy_format.read_array(member, allow_pickle=False)
+            out[name] = mapped
+    return out
+
+
+def _map_member(path: Path, file_, info: zipfile.ZipInfo):
+    file_.seek(info.header_offset)
+    local = file_.read(_LOCAL_HEADER_SIZE)
+    if len(local) != _LOCAL_HEADER_SIZE or local[:4] != b"PK\x03\x04":
+        raise ValueError(f"{path}: bad zip member header for {info.filename}")
+    name_length = int.from_bytes(local[26:28], "little")
+    extra_length = int.from_bytes(local[28:30], "little")
+    file_.seek(info.header_offset + _LOCAL_HEADER_SIZE + name_length + extra_length)
+    version = npy_format.read_magic(file_)
+    if version == (1, 0):
+        shape, fortran_order, dtype = npy_format.read_array_header_1_0(file_)
+    else:
+        shape, fortran_order, dtype = npy_format.read_array_header_2_0(file_)
+    if dtype.hasobject:
+        raise ValueError(f"{path}: {info.filename} holds Python objects, which are not loaded")
+    offset = file_.tell()
+    count = int(numpy.prod(shape, dtype=numpy.int64))
+    if offset + count * dtype.itemsize > path.stat().st_size:
+        raise ValueError(f"{path}: {info.filename} is truncated")
+    if count == 0:
+        return numpy.zeros(shape, dtype=dtype)
+    return numpy.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape, order="F" if fortran_order else "C")

@@ -1,0 +1,485 @@
+"""Speed and memory of trained linkers and of the pipeline, measured in one run on this machine (issue 6).
+
+python -m training.benchmark --linkers training_output/uniprot/linker training_output/chebi/linker \\
+    --pipeline training_output/pipeline --mentions ../shared/data/bioid/mentions.tsv.gz \\
+    --captions ../shared/data/bioid/captions.tsv.gz --output results/benchmark.json
+
+Prints a table, writes the JSON and a Markdown report (with this command line) beside it. Every figure
+has a reference measured in the same run: an exact-match dictionary linker for linking, the pipeline
+without `nseen_linker` for the pipeline. Without --pipeline (or if it cannot be loaded), the pipeline is
+`spacy.blank("en")` + an entity ruler of the gold Bio-ID mention strings + `nseen_linker`.
+"""
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy
+import typer
+from wasabi import msg
+
+from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from training.baselines import ExactMatchRanker, Reference
+from training.benchmark_report import check_targets, print_targets, write_markdown
+from training.bioid import Mention, kb_queries, read_captions, read_mentions, read_secondary_map
+from training.evaluate import hits_at_k, split_in_kb
+
+# Bio-ID entity types → the pipeline's entity labels, and labels → reference sets (the component's defaults).
+TYPE_LABELS = {"protein": "PROTEIN", "gene": "GENE", "chemical": "CHEMICAL"}
+LABEL_KBS = {"PROTEIN": "uniprot", "GENE": "uniprot", "CHEMICAL": "chebi"}
+PRECISIONS = ("fp32", "bf16", "int8")
+SEARCH_KS = (-1, 2000, 1000, 500)
+SPARSE_MAX_DFS = (1.0, 0.01, 0.002, 0.0)
+app = typer.Typer(add_completion=False)
+
+
+def timed(func: Callable[[], Any]) -> Tuple[Any, float]:
+    start = time.perf_counter()
+    result = func()
+    return result, time.perf_counter() - start
+
+
+def per_second(count: int, seconds: float) -> float:
+    return round(count / seconds, 1) if seconds > 0 else float("inf")
+
+
+# Mentions ---------------------------------------------------------------------------------------------
+
+
+def mention_stream(mentions: Sequence[Mention], kb_names: Sequence[str]) -> List[Dict[str, List[str]]]:
+    """The linkable mentions of each caption in document order: [{kb: [mention text, ...]}, ...]."""
+    captions: Dict[Tuple[str, str], Dict[str, List[str]]] = {}
+    for mention in mentions:
+        kb = LABEL_KBS.get(TYPE_LABELS.get(mention.entity_type.lower(), ""))
+        doc = captions.setdefault((mention.pmc_id, mention.caption_id), {})
+        if kb in kb_names and mention.text.strip():
+            doc.setdefault(kb, []).append(mention.text)
+    return list(captions.values())
+
+
+def distinct_mentions(stream: Sequence[Dict[str, List[str]]], kb: str) -> List[str]:
+    return list(dict.fromkeys(text for doc in stream for text in doc.get(kb, [])))
+
+
+# Linking throughput ------------------------------------------------------------------------------------
+
+
+def link_stream(linkers: Dict[str, KnowledgeBaseLinker], stream: Sequence[Dict[str, List[str]]], batch_docs: int = 256, top_k: int = 5) -> float:
+    """Link a stream like `nseen_linker.pipe` does (one call per batch of docs and reference set), caches
+    emptied first. RETURNS (float): seconds."""
+    for linker in linkers.values():
+        linker.clear_cache()
+    start = time.perf_counter()
+    for first in range(0, len(stream), batch_docs):
+        batch = stream[first : first + batch_docs]
+        for kb, linker in linkers.items():
+            texts = [text for doc in batch for text in doc.get(kb, [])]
+            if texts:
+                linker.link(texts, top_k=top_k)
+    return time.perf_counter() - start
+
+
+def link_distinct(linker: KnowledgeBaseLinker, texts: Sequence[str], chunk: int = 1024, top_k: int = 5) -> float:
+    """Link distinct mentions with an empty cache. RETURNS (float): seconds."""
+    linker.clear_cache()
+    start = time.perf_counter()
+    for first in range(0, len(texts), chunk):
+        linker.link(list(texts[first : first + chunk]), top_k=top_k)
+    linker.clear_cache()
+    return time.perf_counter() - start
+
+
+def dictionary_linker(linker: KnowledgeBaseLinker) -> ExactMatchRanker:
+    """The reference: exact match on light-normalised names, over the linker's own reference set."""
+    ref = linker.reference_set
+    return ExactMatchRanker(Reference([ref.kb_ids[e] for e in ref.name_entity], list(ref.names), list(ref.kinds)))
+
+
+def linking_throughput(linkers: Dict[str, KnowledgeBaseLinker], stream: Sequence[Dict[str, List[str]]]) -> Dict[str, Any]:
+    """Mentions/s of the linkers and of exact-match dictionaries on distinct mentions and on the stream."""
+    out: Dict[str, Any] = {"uncached": {}, "stream": {}}
+    dictionaries = {kb: dictionary_linker(linker) for kb, linker in linkers.items()}
+    total_distinct = total_seconds = total_dict_seconds = 0.0
+    for kb, linker in linkers.items():
+        texts = distinct_mentions(stream, kb)
+        link_distinct(linker, texts[:64])  # warm-up (first torch call, page faults)
+        seconds = link_distinct(linker, texts)
+        _, dict_seconds = timed(lambda: dictionaries[kb].rank(texts, 5))
+        out["uncached"][kb] = {"mentions": len(texts), "seconds": round(seconds, 3), "mentions_per_s": per_second(len(texts), seconds),
+                               "dictionary_mentions_per_s": per_second(len(texts), dict_seconds)}
+        total_distinct += len(texts)
+        total_seconds += seconds
+        total_dict_seconds += dict_seconds
+    out["uncached"]["all"] = {"mentions": int(total_distinct), "mentions_per_s": per_second(int(total_distinct), total_seconds),
+                              "dictionary_mentions_per_s": per_second(int(total_distinct), total_dict_seconds)}
+    n_stream = sum(len(texts) for doc in stream for texts in doc.values())
+    seconds = link_stream(linkers, stream)
+    dict_seconds = sum(timed(lambda kb=kb: dictionaries[kb].rank([t for doc in stream for t in doc.get(kb, [])], 5))[1] for kb in linkers)
+    out["stream"] = {
+        "mentions": n_stream, "docs": len(stream), "distinct": int(total_distinct), "seconds": round(seconds, 3),
+        "mentions_per_s": per_second(n_stream, seconds), "dictionary_mentions_per_s": per_second(n_stream, dict_seconds),
+    }
+    return out
+
+
+# Accuracy of the speed options -------------------------------------------------------------------------
+
+
+class BruteForceIndex:
+    """Exact nearest-neighbour search over an AnnoyNameIndex's vectors (the reference for Annoy's recall)."""
+
+    def __init__(self, index: Any, chunk: int = 32768) -> None:
+        self.index = index
+        self.n_items = index.n_items
+        self.dim = index.dim
+        self.search_k = index.search_k
+        self.chunk = chunk
+
+    def query(self, vectors: numpy.ndarray, n: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        n = max(1, min(n, self.n_items))
+        best_ids = numpy.zeros((len(vectors), 0), dtype=numpy.int64)
+        best_sims = numpy.zeros((len(vectors), 0), dtype=numpy.float32)
+        for start in range(0, self.n_items, self.chunk):
+            block = numpy.ascontiguousarray(self.index.item_vectors(numpy.arange(start, min(start + self.chunk, self.n_items))))
+            sims = vectors @ block.T
+            ids = numpy.broadcast_to(numpy.arange(start, start + len(block)), sims.shape)
+            best_ids = numpy.concatenate([best_ids, ids], axis=1)
+            best_sims = numpy.concatenate([best_sims, sims], axis=1)
+            if best_ids.shape[1] > n:
+                keep = numpy.argpartition(-best_sims, n - 1, axis=1)[:, :n]
+                best_ids = numpy.take_along_axis(best_ids, keep, axis=1)
+                best_sims = numpy.take_along_axis(best_sims, keep, axis=1)
+        order = numpy.lexsort((best_ids, -best_sims), axis=1)
+        return numpy.take_along_axis(best_ids, order, axis=1), numpy.take_along_axis(best_sims, order, axis=1).astype(numpy.float32)
+
+    def item_vectors(self, items: numpy.ndarray) -> numpy.ndarray:
+        return self.index.item_vectors(items)
+
+
+def query_set(linker: KnowledgeBaseLinker, mentions: Sequence[Mention], secondary: Dict[str, str]) -> Dict[str, Any]:
+    """The in-KB Bio-ID queries of the linker's reference set (ChEBI secondary ids mapped to primary)."""
+    kb = linker.name
+    entities = {secondary.get(kb_id, kb_id) for kb_id in linker.reference_set.kb_ids}
+    split = split_in_kb(kb_queries(mentions, kb, secondary or None), entities)
+    return {"queries": split["in_kb"], "strings": sorted({q.text for q in split["in_kb"]})}
+
+
+def hits(linker: KnowledgeBaseLinker, queries: Dict[str, Any], secondary: Dict[str, str], mode: str = "hybrid") -> Dict[str, float]:
+    """Hits@1 and @10 per occurrence, and the uncached mentions/s of the run."""
+    linker.clear_cache()
+    ranked, seconds = timed(lambda: linker.link(queries["strings"], top_k=10, mode=mode))
+    linker.clear_cache()
+    by_text = {text: [secondary.get(c.kb_id, c.kb_id) for c in cands] for text, cands in zip(queries["strings"], ranked)}
+    scores = hits_at_k([by_text[q.text] for q in queries["queries"]], [q.gold for q in queries["queries"]], ks=(1, 10))
+    return {"hits@1": round(scores["hits@1"], 4), "hits@10": round(scores["hits@10"], 4),
+            "mentions_per_s": per_second(len(queries["strings"]), seconds)}
+
+
+def option_effects(linker: KnowledgeBaseLinker, queries: Dict[str, Any], secondary: Dict[str, str],
+                   search_ks: Sequence[int] = SEARCH_KS, sparse_max_dfs: Sequence[float] = SPARSE_MAX_DFS) -> Dict[str, Any]:
+    """Hits@1 (and speed) of the linker as configured and with one option changed at a time."""
+    from spacy_nseen.encoder_layer import set_precision
+
+    base_settings, base_search_k, base_precision = linker.settings, linker.index.search_k, linker.encoder.attrs["precision"]
+    out: Dict[str, Any] = {"configured": {"settings": base_settings.to_dict(), "search_k": base_search_k, "precision": base_precision,
+                                          **hits(linker, queries, secondary)}}
+    out["configured_dense"] = hits(linker, queries, secondary, mode="dense")
+
+    def variant(name: str, apply: Callable[[], None]) -> None:
+        apply()
+        try:
+            out[name] = hits(linker, queries, secondary)
+        finally:
+            linker.settings, linker.index.search_k = base_settings, base_search_k
+            set_precision(linker.encoder, base_precision)
+
+    index = linker.index
+    linker.index = BruteForceIndex(index)
+    try:
+        out["exact_search"] = hits(linker, queries, secondary)
+        out["exact_search_dense"] = hits(linker, queries, secondary, mode="dense")
+    finally:
+        linker.index = index
+    for search_k in search_ks:
+        variant(f"search_k={search_k}", lambda s=search_k: setattr(linker.index, "search_k", s))
+    for max_df in sparse_max_dfs:
+        variant(f"sparse_max_df={max_df}", lambda d=max_df: setattr(linker, "settings", replace(base_settings, sparse_max_df=d)))
+    for short_cut in (False, True):
+        variant(f"exact_short_cut={short_cut}", lambda s=short_cut: setattr(linker, "settings", replace(base_settings, exact_short_cut=s)))
+    for n in (50, 20):
+        variant(f"n_candidates={n}", lambda n=n: setattr(linker, "settings", replace(base_settings, n_candidates=n)))
+    for precision in PRECISIONS:
+        variant(f"precision={precision}", lambda p=precision: set_precision(linker.encoder, p))
+    return out
+
+
+def annoy_recall(linker: KnowledgeBaseLinker, strings: Sequence[str], k: int = 10, search_ks: Sequence[int] = SEARCH_KS) -> Dict[str, Any]:
+    """Recall@k of Annoy against exact search, for the query strings' fp32 vectors, per search_k."""
+    vectors = linker.encode(strings)
+    exact_ids, _ = BruteForceIndex(linker.index).query(vectors, k)
+    out: Dict[str, Any] = {"n_trees": linker.index.n_trees, "queries": len(strings)}
+    saved = linker.index.search_k
+    try:
+        for search_k in search_ks:
+            linker.index.search_k = search_k
+            (ids, _), seconds = timed(lambda: linker.index.query(vectors, k))
+            recall = numpy.mean([len(set(a) & set(b)) / k for a, b in zip(ids.tolist(), exact_ids.tolist())]) if len(strings) else 0.0
+            out[f"search_k={search_k}"] = {"recall@10": round(float(recall), 4), "queries_per_s": per_second(len(strings), seconds)}
+    finally:
+        linker.index.search_k = saved
+    return out
+
+
+def encoder_throughput(linker: KnowledgeBaseLinker, names: Sequence[str]) -> Dict[str, float]:
+    """Names/s of the linker's encoder at each precision."""
+    from spacy_nseen.encoder_layer import encode_names, set_precision
+
+    saved = linker.encoder.attrs["precision"]
+    out = {}
+    try:
+        for precision in PRECISIONS:
+            set_precision(linker.encoder, precision)
+            encode_names(linker.encoder, list(names[:256]))
+            _, seconds = timed(lambda: encode_names(linker.encoder, list(names)))
+            out[precision] = per_second(len(names), seconds)
+    finally:
+        set_precision(linker.encoder, saved)
+    return out
+
+
+# Index build -------------------------------------------------------------------------------------------
+
+
+def index_build(linker_dir: Path, workdir: Path) -> Dict[str, Any]:
+    """Rebuild a linker's index from its encoder and reference set, timing each part; sizes of the files."""
+    from spacy_nseen.encoder_io import build_encoder_from_disk
+    from spacy_nseen.encoder_layer import encode_names
+    from spacy_nseen.exact_names import ExactNameIndex
+    from spacy_nseen.name_index import AnnoyNameIndex
+    from spacy_nseen.ngram_tfidf import CharNgramTfidf
+    from spacy_nseen.reference_set import ReferenceSet
+
+    meta = json.loads((linker_dir / "linker.json").read_text(encoding="utf8"))
+    index_meta = json.loads((linker_dir / "names.ann.json").read_text(encoding="utf8"))
+    encoder = build_encoder_from_disk(linker_dir)
+    reference, read_s = timed(lambda: ReferenceSet.from_tsv(linker_dir / "reference.tsv.gz"))
+    vectors, encode_s = timed(lambda: encode_names(encoder, reference.names))
+    index, annoy_s = timed(lambda: AnnoyNameIndex.build(vectors, n_trees=int(index_meta["n_trees"]), seed=int(index_meta.get("seed", 0))))
+    tfidf, tfidf_s = timed(lambda: CharNgramTfidf().fit(reference.names) if meta.get("has_tfidf") else None)
+    exact, exact_s = timed(lambda: ExactNameIndex.build(reference.names))
+    linker = KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, exact_names=exact)
+    target = workdir / f"rebuilt_{meta['name']}"
+    _, save_s = timed(lambda: linker.to_disk(target))
+    sizes = {p.name: p.stat().st_size for p in sorted(linker_dir.iterdir()) if p.is_file()}
+    rebuilt = {p.name: p.stat().st_size for p in sorted(target.iterdir()) if p.is_file()}
+    parts = {"read": read_s, "encode": encode_s, "annoy": annoy_s, "tfidf": tfidf_s, "exact_keys": exact_s, "save": save_s}
+    return {"names": len(reference), "n_trees": int(index_meta["n_trees"]), "seconds": round(sum(parts.values()), 2),
+            "parts_seconds": {k: round(v, 2) for k, v in parts.items()},
+            "size_mb": round(sum(sizes.values()) / 1e6, 1), "files_mb": {k: round(v / 1e6, 2) for k, v in sizes.items()},
+            "rebuilt_size_mb": round(sum(rebuilt.values()) / 1e6, 1)}
+
+
+# Pipeline ----------------------------------------------------------------------------------------------
+
+
+def ruler_pipeline(mentions: Sequence[Mention], linker_dirs: Dict[str, Path], ner: Optional[str] = None):
+    """An NER pipeline + nseen_linker over the linkers. The NER is the pipeline `ner` (a path or package), or
+    else spacy.blank("en") + an entity ruler of the gold mention strings."""
+    import spacy
+
+    from spacy_nseen.encoder_io import read_encoder_config
+    from spacy_nseen.encoder_layer import ARCHITECTURE
+
+    encoder = {"@architectures": ARCHITECTURE, **read_encoder_config(next(iter(linker_dirs.values())))}
+    kbs = {label: kb for label, kb in LABEL_KBS.items() if kb in linker_dirs}
+    if ner:
+        nlp = spacy.load(ner, exclude=["nseen_linker"])
+        pipe = nlp.add_pipe("nseen_linker", config={"encoder": encoder, "kbs": kbs})
+        pipe.initialize(lambda: [], nlp=nlp, linkers={kb: str(path) for kb, path in linker_dirs.items()})
+        return nlp
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler")
+    nlp.add_pipe("nseen_linker", config={"encoder": encoder, "kbs": kbs})
+    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {kb: str(path) for kb, path in linker_dirs.items()}}
+    nlp.initialize()
+    # after initialize(), which empties the ruler
+    patterns = {(TYPE_LABELS[m.entity_type.lower()], m.text) for m in mentions if m.entity_type.lower() in TYPE_LABELS and m.text.strip()}
+    ruler.add_patterns([{"label": label, "pattern": text} for label, text in sorted(patterns)])
+    return nlp
+
+
+def pipeline_throughput(nlp, texts: Sequence[str], threads: int, n_process: int = 2) -> Dict[str, Any]:
+    """Docs/s and words/s of the pipeline with and without the linker, in one process and in n_process."""
+    import torch
+
+    out: Dict[str, Any] = {"docs": len(texts)}
+    linker = nlp.get_pipe("nseen_linker")
+
+    def run(disable: List[str], processes: int) -> Dict[str, float]:
+        for kb_linker in linker.linkers.values():
+            kb_linker.clear_cache()
+        start = time.perf_counter()
+        words = sum(len(doc) for doc in nlp.pipe(texts, batch_size=256, disable=disable, n_process=processes))
+        seconds = time.perf_counter() - start
+        return {"seconds": round(seconds, 4), "docs_per_s": per_second(len(texts), seconds), "words_per_s": per_second(words, seconds), "words": words}
+
+    list(nlp.pipe(texts[:64]))  # warm-up
+    out["without_linker"] = run(["nseen_linker"], 1)
+    out["with_linker"] = run([], 1)
+    torch.set_num_threads(1)
+    try:
+        out[f"without_linker_n_process={n_process}"] = run(["nseen_linker"], n_process)
+        out[f"with_linker_n_process={n_process}"] = run([], n_process)
+    finally:
+        torch.set_num_threads(threads)
+    out["linker_overhead"] = round(out["with_linker"]["seconds"] / max(out["without_linker"]["seconds"], 1e-9) - 1.0, 3)
+    return out
+
+
+def drop_page_cache() -> bool:
+    """Empty the kernel's page cache (root only). RETURNS (bool): whether it worked."""
+    try:
+        os.sync()
+        Path("/proc/sys/vm/drop_caches").write_text("3\n")
+        return True
+    except OSError:
+        return False
+
+
+def probe(pipeline_dir: Path, threads: int, texts_path: Optional[Path] = None, exclude: Sequence[str] = ()) -> Dict[str, Any]:
+    command = [sys.executable, "-m", "training.benchmark_probe", str(pipeline_dir), "--threads", str(threads)]
+    command += ["--texts", str(texts_path)] if texts_path else []
+    for name in exclude:
+        command += ["--exclude", name]
+    result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def load_and_memory(pipeline_dir: Path, texts_path: Path, threads: int) -> Dict[str, Any]:
+    """Cold and warm `spacy.load` and peak memory, each in a fresh process."""
+    cold_dropped = drop_page_cache()
+    cold = probe(pipeline_dir, threads)
+    warm = [probe(pipeline_dir, threads) for _ in range(3)]
+    without = [probe(pipeline_dir, threads, exclude=["nseen_linker"]) for _ in range(3)]
+    run = probe(pipeline_dir, threads, texts_path)
+    run_without = probe(pipeline_dir, threads, texts_path, exclude=["nseen_linker"])
+    return {
+        "cold": cold, "cold_after_dropping_page_cache": cold_dropped,
+        "warm_load_seconds": min(w["load_seconds"] for w in warm), "warm_import_seconds": min(w["import_seconds"] for w in warm),
+        "warm_load_seconds_without_linker": min(w["load_seconds"] for w in without),
+        "after_load": warm[-1]["memory_after_load"], "after_load_without_linker": without[-1]["memory_after_load"],
+        "after_run": run["memory_after_run"], "after_run_without_linker": run_without["memory_after_run"],
+        "peak_rss_mb": run["memory_after_run"]["VmHWM"], "peak_rss_mb_without_linker": run_without["memory_after_run"]["VmHWM"],
+    }
+
+
+# Command -----------------------------------------------------------------------------------------------
+
+
+@app.command()
+def main(
+    linkers: List[Path] = typer.Option(..., "--linkers", help="Trained linker directories (one per reference set)"),
+    mentions: Path = typer.Option(..., "--mentions", help="Bio-ID mentions TSV"),
+    captions: Path = typer.Option(..., "--captions", help="Bio-ID captions TSV"),
+    output: Path = typer.Option(Path("results/benchmark.json"), "--output", help="JSON output (the .md goes beside it)"),
+    pipeline: Optional[str] = typer.Option(None, "--pipeline", help="Pipeline path or package with nseen_linker (default: --ner + linker)"),
+    ner: Optional[str] = typer.Option(None, "--ner", help="Without --pipeline: an NER pipeline to add the linkers to (default: an entity ruler of the gold mentions)"),
+    split: str = typer.Option("train", "--split", help="Bio-ID split (the training release)"),
+    chebi_secondary: Optional[Path] = typer.Option(None, "--chebi-secondary", help="secondary_id<TAB>primary_id TSV"),
+    threads: int = typer.Option(2, "--threads", help="torch threads"),
+    max_captions: int = typer.Option(0, "--max-captions", help="Pipeline captions (0: all)"),
+    workdir: Optional[Path] = typer.Option(None, "--workdir", help="Scratch directory (default: a temporary one)"),
+    build: bool = typer.Option(True, "--build/--no-build", help="Time the index build of each linker"),
+) -> None:
+    """Benchmark linking, the pipeline, loading, memory, index build, Annoy recall and encoder precision."""
+    import spacy
+    import torch
+
+    torch.set_num_threads(threads)
+    command = " ".join(shlex.quote(a) for a in ["python", "-m", "training.benchmark", *sys.argv[1:]])
+    scratch = tempfile.TemporaryDirectory(prefix="nseen_benchmark_") if workdir is None else None
+    work = Path(scratch.name) if scratch else workdir
+    work.mkdir(parents=True, exist_ok=True)
+    if chebi_secondary is None and (mentions.parent.parent / "chebi" / "secondary_to_primary.tsv.gz").exists():
+        chebi_secondary = mentions.parent.parent / "chebi" / "secondary_to_primary.tsv.gz"
+    secondary = read_secondary_map(chebi_secondary) if chebi_secondary else {}
+    all_mentions = read_mentions(mentions, splits={split})
+    loaded = {}
+    for path in linkers:
+        linker, seconds = timed(lambda p=path: KnowledgeBaseLinker.from_disk(p))
+        loaded[linker.name] = linker
+        msg.info(f"{linker.name}: {len(linker.reference_set)} names, loaded in {seconds:.2f}s")
+    stream = mention_stream(all_mentions, list(loaded))
+    results: Dict[str, Any] = {
+        "command": command, "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "machine": {"cpus": os.cpu_count(), "threads": threads, "python": platform.python_version(), "torch": torch.__version__,
+                    "spacy": spacy.__version__, "processor": platform.processor() or platform.machine()},
+        "linkers": {kb: str(p) for kb, p in zip(loaded, linkers)},
+    }
+    msg.divider("Linking throughput")
+    results["linking"] = linking_throughput(loaded, stream)
+    msg.divider("Options: accuracy and speed")
+    results["options"], results["annoy"], results["encoder"] = {}, {}, {}
+    for kb, linker in loaded.items():
+        queries = query_set(linker, all_mentions, secondary if kb == "chebi" else {})
+        results["options"][kb] = option_effects(linker, queries, secondary if kb == "chebi" else {})
+        results["annoy"][kb] = annoy_recall(linker, queries["strings"])
+        sample = [linker.reference_set.names[i] for i in numpy.random.default_rng(0).choice(len(linker.reference_set), min(20000, len(linker.reference_set)), replace=False)]
+        results["encoder"][kb] = {"reference_names": encoder_throughput(linker, sample), "mentions": encoder_throughput(linker, distinct_mentions(stream, kb))}
+    if build:
+        msg.divider("Index build")
+        results["index_build"] = {kb: index_build(path, work) for kb, path in zip(loaded, linkers)}
+    msg.divider("Pipeline")
+    captions_list = read_captions(captions, splits={split})
+    texts = [c.text.replace("\n", " ") for c in captions_list][: max_captions or None]
+    nlp, pipeline_name = None, f"{ner} + nseen_linker" if ner else "entity ruler (gold Bio-ID mention strings) + nseen_linker"
+    if pipeline:
+        try:
+            nlp, pipeline_name = spacy.load(pipeline), pipeline
+        except (OSError, IOError) as err:
+            msg.warn(f"Cannot load the pipeline {pipeline} ({err}): using an entity ruler instead.")
+    if nlp is None:
+        nlp = ruler_pipeline(all_mentions, {kb: p for kb, p in zip(loaded, linkers)}, ner)
+    results["pipeline"] = {"name": pipeline_name, "components": nlp.pipe_names, **pipeline_throughput(nlp, texts, threads)}
+    pipeline_dir = Path(pipeline) if pipeline and Path(pipeline).is_dir() and pipeline_name == pipeline else work / "pipeline"
+    if pipeline_dir == work / "pipeline":
+        nlp.to_disk(pipeline_dir)
+    texts_path = work / "captions.txt"
+    texts_path.write_text("\n".join(texts), encoding="utf8")
+    del nlp
+    msg.divider("Load time and memory (fresh processes)")
+    results["load_memory"] = load_and_memory(pipeline_dir, texts_path, threads)
+    results["targets"] = check_targets(results)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf8")
+    write_markdown(results, output.with_suffix(".md"))
+    print_targets(results)
+    msg.good(f"Wrote {output} and {output.with_suffix('.md')}")
+    if scratch:
+        scratch.cleanup()
+
+
+def expand_multi_value(argv: List[str], option: str) -> List[str]:
+    """Let `--linkers A B` mean `--linkers A --linkers B` (the values up to the next option)."""
+    out: List[str] = []
+    current = False
+    for arg in argv:
+        if arg == option:
+            current = True
+            continue
+        if arg.startswith("--"):
+            current = False
+        out += [option, arg] if current else [arg]
+    return out
+
+
+if __name__ == "__main__":
+    sys.argv[1:] = expand_multi_value(sys.argv[1:], "--linkers")
+    app()
