@@ -1,41 +1,65 @@
 #!/usr/bin/env bash
 # Install a packaged pipeline wheel into a fresh virtualenv and check that it links a caption.
 #
-#   bash scripts/check_wheel.sh WHEEL PACKAGE_NAME "caption text" OUT_DIR
+#   bash scripts/check_wheel.sh WHEEL PACKAGE_NAME "caption text" OUT_DIR [isolated|reuse-deps]
 #
-# Creates OUT_DIR/venv (fresh, no system site-packages), installs torch==2.13.0 (CPU), this repository's
-# spacy-nseen (the wheel requires it; it is not on PyPI yet) and the wheel, then, in that venv:
-# spacy.load(PACKAGE_NAME)(text), asserts that at least one entity got a UniProt or ChEBI id, and renders
-# displacy HTML with links to the entry pages (kb_url_template) into OUT_DIR/displacy.html, plus
-# OUT_DIR/result.json. Set NSEEN_CHECK_PYTHON to choose the interpreter (default: python3).
+# Creates OUT_DIR/venv (fresh), installs this repository's spacy-nseen (the wheel requires it; it is not on
+# PyPI yet) and the wheel, then, in that venv: spacy.load(PACKAGE_NAME)(text), asserts that at least one
+# entity got a UniProt or ChEBI id, renders displacy HTML with links to the entry pages (kb_url_template)
+# into OUT_DIR/displacy.html and writes OUT_DIR/result.json.
+#   isolated (default): no site-packages but the venv's own; torch==2.13.0 (CPU) first, then both packages
+#       with all their requirements from the package index (several minutes when the index is slow).
+#   reuse-deps: the third-party requirements (torch, spacy, ...) come from the current interpreter's
+#       site-packages (a .pth line), only the two packages are installed into the venv, and `pip check`
+#       verifies that every requirement of the wheel is met. Used by the demo workflow to stay fast.
+# NSEEN_CHECK_PYTHON chooses the interpreter (default: $NSEEN_PYTHON, set by training.step_timer, or python3).
 set -euo pipefail
 
-if [ "$#" -ne 4 ]; then
-    echo "usage: $0 WHEEL PACKAGE_NAME TEXT OUT_DIR" >&2
+if [ "$#" -lt 4 ] || [ "$#" -gt 5 ]; then
+    echo "usage: $0 WHEEL PACKAGE_NAME TEXT OUT_DIR [isolated|reuse-deps]" >&2
     exit 2
 fi
+mode="${5:-isolated}"
 wheel="$(realpath "$1")"
 package="$2"
 text="$3"
 out="$4"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-python="${NSEEN_CHECK_PYTHON:-python3}"
+python="${NSEEN_CHECK_PYTHON:-${NSEEN_PYTHON:-python3}}"
 
 [ -f "$wheel" ] || { echo "wheel not found: $wheel" >&2; exit 1; }
 rm -rf "$out/venv"
 mkdir -p "$out"
 out="$(realpath "$out")"
 "$python" -m venv "$out/venv"
-pip=("$out/venv/bin/python" -m pip install --quiet --disable-pip-version-check)
-"${pip[@]}" "torch==2.13.0"
-# a non-editable install of this repository (build in a temporary copy, so the work tree stays clean)
+venv_python="$out/venv/bin/python"
+pip=("$venv_python" -m pip install --quiet --disable-pip-version-check)
+# build this repository's package as a wheel from a temporary copy (the work tree stays clean)
 tmp_src="$(mktemp -d)"
 trap 'rm -rf "$tmp_src"' EXIT
-tar -C "$repo" --exclude=./corpus --exclude=./training_output --exclude=./packages --exclude=./.git \
-    --exclude=./results --exclude='*.egg-info' --exclude=./build -cf - setup.cfg pyproject.toml spacy_nseen README.md 2>/dev/null \
-    | tar -C "$tmp_src" -xf - || true
-[ -f "$tmp_src/README.md" ] || echo "spacy-nseen" > "$tmp_src/README.md"
-"${pip[@]}" "$tmp_src" "$wheel"
+mkdir -p "$tmp_src/src" "$tmp_src/dist"
+cp -r "$repo/setup.cfg" "$repo/pyproject.toml" "$repo/spacy_nseen" "$tmp_src/src/"
+if [ -f "$repo/README.md" ]; then cp "$repo/README.md" "$tmp_src/src/"; else echo "spacy-nseen" > "$tmp_src/src/README.md"; fi
+find "$tmp_src/src" -name __pycache__ -prune -exec rm -rf {} +
+case "$mode" in
+    isolated)
+        "${pip[@]}" "torch==2.13.0"
+        "${pip[@]}" "$tmp_src/src" "$wheel"
+        ;;
+    reuse-deps)
+        "$python" -m pip wheel --quiet --no-deps --no-build-isolation -w "$tmp_src/dist" "$tmp_src/src"
+        deps_site="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+        venv_site="$("$venv_python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+        echo "$deps_site" > "$venv_site/_nseen_check_deps.pth"
+        "${pip[@]}" --no-index --no-deps "$tmp_src"/dist/*.whl "$wheel"
+        "$venv_python" -m pip check --disable-pip-version-check | grep -iE "spacy-nseen|${package//_/-}" && {
+            echo "unmet requirements of the wheel (above)" >&2; exit 1; } || true
+        ;;
+    *)
+        echo "unknown mode $mode (isolated or reuse-deps)" >&2
+        exit 2
+        ;;
+esac
 
 cd "$out"  # away from the repository, so nothing is imported from the work tree
 "$out/venv/bin/python" - "$package" "$text" <<'PY'
@@ -43,7 +67,10 @@ import json
 import sys
 
 import spacy
+import spacy_nseen
 from spacy import displacy
+
+assert sys.prefix in spacy_nseen.__file__, f"spacy_nseen imported from outside the venv: {spacy_nseen.__file__}"
 
 package, text = sys.argv[1], sys.argv[2]
 nlp = spacy.load(package)

@@ -38,7 +38,7 @@ dropout = 0.0
 pooling = "max"
 max_length = 64
 batch_size = 512
-precision = "fp32"
+precision = "bf16"
 """
 DEFAULT_ENCODER = Config().from_str(DEFAULT_ENCODER_CONFIG)["encoder"]
 # Empty by default: spaCy merges a user's dict into the default one, so a non-empty default would add routes
@@ -73,13 +73,15 @@ def register_extensions() -> None:
         "mode": "hybrid",
         "n_candidates": 50,
         "exact_match": True,
-        "sparse_weight": 0.5,
+        "sparse_weight": 0.05,
         "fuzzy_weight": 0.0,
-        "sparse_max_df": 1.0,
-        "exact_short_cut": False,
+        "token_weight": 0.45,
+        "sparse_max_df": 0.01,
+        "exact_short_cut": True,
+        "search_threads": 2,
         "cache_size": 100_000,
         "n_trees": 50,
-        "search_k": -1,
+        "search_k": 500,
         "seed": 0,
         "batch_size": 256,
         "kb_url_template": KB_URL_TEMPLATE,
@@ -99,8 +101,10 @@ def make_nseen_linker(
     exact_match: bool,
     sparse_weight: float,
     fuzzy_weight: float,
+    token_weight: float,
     sparse_max_df: float,
     exact_short_cut: bool,
+    search_threads: int,
     cache_size: int,
     n_trees: int,
     search_k: int,
@@ -124,8 +128,10 @@ def make_nseen_linker(
             sparse_weight=sparse_weight,
             cache_size=cache_size,
             fuzzy_weight=fuzzy_weight,
+            token_weight=token_weight,
             sparse_max_df=sparse_max_df,
             exact_short_cut=exact_short_cut,
+            search_threads=search_threads,
         ),
         n_trees=n_trees,
         search_k=search_k,

@@ -8,6 +8,7 @@ This module knows nothing of spaCy. For each mention (NSEEN §3.3, Algorithm 3):
 4. names collapse to their entities (an entity scores its best name); the top-k distinct entities remain.
 `mode="dense"` skips 1 and 3: pure embedding nearest neighbours, as in the paper.
 """
+import copy
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, fields
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
@@ -20,11 +21,13 @@ from thinc.api import Model
 from .encoder_layer import encode_names
 from .exact_names import ExactNameIndex
 from .name_index import AnnoyNameIndex
-from .name_normalization import loose_key, strict_key
+from .name_normalization import strict_key
 from .ngram_tfidf import CharNgramTfidf
+from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
 
 MODES = ("hybrid", "dense")
+MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
 KIND_PRIORITY = {"recommended": 0, "primary": 0, "gene_primary": 1, "name": 1, "alternative": 2, "synonym": 3}
 
@@ -50,17 +53,22 @@ class LinkerSettings:
     sparse_max_df (float): the TF-IDF candidates of hybrid mode are searched with the n-grams found in at
         most this fraction of the names (1 = exact search with all n-grams; 0 = no TF-IDF candidates, the
         TF-IDF score only re-ranks the dense and exact candidates).
+    token_weight (float): weight of the word-level TF-IDF cosine (`token_index`) in hybrid mode; its best
+        names join the candidate pool (0 = off).
     exact_short_cut (bool): a mention that matches names exactly gets only their entities (the same first
         candidates, with the same scores), without the dense and sparse searches.
+    search_threads (int): threads for the Annoy searches of a batch of mentions.
     """
 
     n_candidates: int = 50
     exact_match: bool = True
-    sparse_weight: float = 0.5
+    sparse_weight: float = 0.05
     cache_size: int = 100_000
     fuzzy_weight: float = 0.0
-    sparse_max_df: float = 1.0
-    exact_short_cut: bool = False
+    sparse_max_df: float = 0.01
+    token_weight: float = 0.45
+    exact_short_cut: bool = True
+    search_threads: int = 2
 
     def __post_init__(self) -> None:
         if self.n_candidates < 1:
@@ -71,6 +79,10 @@ class LinkerSettings:
             raise ValueError(f"fuzzy_weight must be in [0, 1 - sparse_weight], got {self.fuzzy_weight}")
         if self.cache_size < 0:
             raise ValueError(f"cache_size must be >= 0, got {self.cache_size}")
+        if self.search_threads < 1:
+            raise ValueError(f"search_threads must be at least 1, got {self.search_threads}")
+        if not 0.0 <= self.token_weight <= 1.0 - self.sparse_weight - self.fuzzy_weight:
+            raise ValueError(f"token_weight must be in [0, 1 - sparse_weight - fuzzy_weight], got {self.token_weight}")
         if not 0.0 <= self.sparse_max_df <= 1.0:
             raise ValueError(f"sparse_max_df must be in [0, 1], got {self.sparse_max_df}")
 
@@ -103,6 +115,7 @@ class KnowledgeBaseLinker:
         tfidf: Optional[CharNgramTfidf] = None,
         settings: Optional[LinkerSettings] = None,
         exact_names: Optional[ExactNameIndex] = None,
+        tokens: Optional[NameTokenIndex] = None,
     ) -> None:
         if index.n_items != len(reference_set):
             raise ValueError(f"the index holds {index.n_items} names, the reference set {len(reference_set)}")
@@ -111,6 +124,7 @@ class KnowledgeBaseLinker:
         self.reference_set = reference_set
         self.index = index
         self.tfidf = tfidf
+        self.tokens = tokens
         self.settings = settings or LinkerSettings()
         # The keys of every name are computed here unless a saved look-up is given (see linker_io).
         self.exact_names = exact_names if exact_names is not None else ExactNameIndex.build(reference_set.names)
@@ -133,11 +147,19 @@ class KnowledgeBaseLinker:
         vectors = encode_names(encoder, reference_set.names)
         index = AnnoyNameIndex.build(vectors, n_trees=n_trees, search_k=search_k, seed=seed)
         tfidf = CharNgramTfidf().fit(reference_set.names) if with_tfidf else None
-        return cls(name, encoder, reference_set, index, tfidf, settings)
+        tokens = NameTokenIndex().fit(reference_set.names) if with_tfidf else None
+        return cls(name, encoder, reference_set, index, tfidf, settings, tokens=tokens)
 
     def encode(self, strings: Sequence[str]) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): L2-normalised float32 vectors of the strings."""
         return encode_names(self.encoder, list(strings))
+
+    def with_settings(self, settings: LinkerSettings) -> "KnowledgeBaseLinker":
+        """A linker sharing this one's encoder, reference set and indexes, with other search settings."""
+        twin = copy.copy(self)
+        twin.settings = settings
+        twin._cache = OrderedDict()
+        return twin
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -175,7 +197,8 @@ class KnowledgeBaseLinker:
         return [list(r) for r in results if r is not None]
 
     def _remember(self, key: Tuple[str, int, str], candidates: List[Candidate]) -> None:
-        if self.settings.cache_size <= 0:
+        # Long mentions are not cached, so the cache's memory stays bounded by cache_size × MAX_CACHED_LENGTH.
+        if self.settings.cache_size <= 0 or len(key[0]) > MAX_CACHED_LENGTH:
             return
         self._cache[key] = candidates
         if len(self._cache) > self.settings.cache_size:
@@ -194,15 +217,22 @@ class KnowledgeBaseLinker:
         dense_sims = numpy.full((len(mentions), n_dense), -numpy.inf, dtype=numpy.float32)
         sparse_ids = numpy.full((len(mentions), 0), -1, dtype=numpy.int64)
         if search:
-            dense_ids[search], dense_sims[search] = self.index.query(vectors[search], settings.n_candidates)
+            dense_ids[search], dense_sims[search] = self.index.query(vectors[search], settings.n_candidates, settings.search_threads)
             if use_sparse and settings.sparse_max_df > 0:
                 found, _ = self.tfidf.top_k([mentions[r] for r in search], settings.n_candidates, max_df=settings.sparse_max_df)
                 sparse_ids = numpy.full((len(mentions), found.shape[1]), -1, dtype=numpy.int64)
                 sparse_ids[search] = found
+        use_tokens = hybrid and self.tokens is not None and settings.token_weight > 0
+        token_ids = numpy.full((len(mentions), 0), -1, dtype=numpy.int64)
+        if use_tokens and search:
+            found, _ = self.tokens.top_k([mentions[r] for r in search], settings.n_candidates)
+            token_ids = numpy.full((len(mentions), found.shape[1]), -1, dtype=numpy.int64)
+            token_ids[search] = found
         pools: List[List[int]] = []
         for row, exact in enumerate(exact_rows):
             pool = [int(i) for i in dense_ids[row] if i >= 0]
             pool.extend(int(i) for i in sparse_ids[row] if i >= 0)
+            pool.extend(int(i) for i in token_ids[row] if i >= 0)
             pool.extend(exact)
             pools.append(list(dict.fromkeys(pool)))
         dense_scores = self._dense_scores(vectors, pools, dense_ids, dense_sims)
@@ -210,8 +240,12 @@ class KnowledgeBaseLinker:
         out: List[List[Candidate]] = []
         weight = settings.sparse_weight if use_sparse else 0.0
         fuzzy = settings.fuzzy_weight if hybrid else 0.0
+        token_weight = settings.token_weight if use_tokens else 0.0
+        token_scores = self.tokens.pair_scores(mentions, pools) if use_tokens else None
         for row, pool in enumerate(pools):
-            scores = (1.0 - weight - fuzzy) * dense_scores[row]
+            scores = (1.0 - weight - fuzzy - token_weight) * dense_scores[row]
+            if token_scores is not None:
+                scores = scores + token_weight * token_scores[row]
             if sparse_scores is not None:
                 scores = scores + weight * sparse_scores[row]
             if fuzzy > 0:

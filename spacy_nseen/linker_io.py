@@ -23,12 +23,14 @@ from .exact_names import ExactNameIndex
 from .kb_linker import KnowledgeBaseLinker, LinkerSettings
 from .name_index import AnnoyNameIndex
 from .ngram_tfidf import CharNgramTfidf
+from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
 
 META_FILE = "linker.json"
 REFERENCE_FILE = "reference.tsv.gz"
 INDEX_FILE = "names.ann"
 TFIDF_FILE = "tfidf.npz"
+TOKENS_FILE = "tokens.npz"
 LOOKUP_FILE = "lookup.npz"
 LOOKUP_VERSION = 1
 RESAVE = "Save the linker again (nlp.to_disk or the project's index step), or copy its complete directory."
@@ -46,6 +48,11 @@ def save_linker(linker: KnowledgeBaseLinker, directory: Union[str, Path]) -> Non
     lookup["reference_file_size"] = numpy.asarray([(directory / REFERENCE_FILE).stat().st_size], dtype=numpy.int64)
     numpy.savez(directory / LOOKUP_FILE, **lookup)
     linker.index.save(directory / INDEX_FILE)
+    tokens_path = directory / TOKENS_FILE
+    if linker.tokens is not None:
+        linker.tokens.to_disk(tokens_path)
+    elif tokens_path.exists():
+        tokens_path.unlink()
     tfidf_path = directory / TFIDF_FILE
     if linker.tfidf is not None:
         linker.tfidf.to_disk(tfidf_path)
@@ -58,6 +65,7 @@ def save_linker(linker: KnowledgeBaseLinker, directory: Union[str, Path]) -> Non
         "n_names": len(linker.reference_set),
         "n_entities": linker.reference_set.n_entities,
         "has_tfidf": linker.tfidf is not None,
+        "has_tokens": linker.tokens is not None,
         "settings": linker.settings.to_dict(),
     }
     (directory / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf8")
@@ -114,7 +122,12 @@ def load_linker(
         if tfidf.n_names != len(reference):
             raise ArtifactError(directory / TFIDF_FILE, f"has {tfidf.n_names} rows, the reference set {len(reference)}", RESAVE)
     settings = settings or LinkerSettings.from_dict(meta.get("settings", {}))
-    return KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, settings, exact_names=exact_names)
+    tokens = None
+    if meta.get("has_tokens"):
+        tokens = NameTokenIndex.from_disk(directory / TOKENS_FILE)
+        if tokens.n_names != len(reference):
+            raise ArtifactError(directory / TOKENS_FILE, f"has {tokens.n_names} rows, the reference set {len(reference)}", RESAVE)
+    return KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, settings, exact_names=exact_names, tokens=tokens)
 
 
 def _read_lookup(directory: Path, n_names: int) -> Tuple[Optional[ReferenceSet], Optional[ExactNameIndex]]:

@@ -5,6 +5,7 @@ The index file is memory-mapped on load, so processes that load the same file sh
 vectors are read from the same mapping (`vectors`) rather than copied.
 """
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Optional, Tuple, Union
 
@@ -67,9 +68,10 @@ class AnnoyNameIndex:
             return numpy.asarray(self._vectors[items], dtype=numpy.float32)
         return numpy.stack([self.item_vector(int(i)) for i in items]) if len(items) else numpy.zeros((0, self.dim), numpy.float32)
 
-    def query(self, vectors: numpy.ndarray, n: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def query(self, vectors: numpy.ndarray, n: int, n_threads: int = 1) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """Find the `n` nearest names of each query vector.
 
+        n_threads (int): threads searching at once (Annoy releases the GIL while it searches).
         RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): item ids (int64, -1 where fewer were found) and
             cosine similarities (float32, -inf where no item), both of shape (len(vectors), n).
         """
@@ -77,10 +79,19 @@ class AnnoyNameIndex:
         n = max(1, min(n, self.n_items))
         ids = numpy.full((len(vectors), n), -1, dtype=numpy.int64)
         sims = numpy.full((len(vectors), n), -numpy.inf, dtype=numpy.float32)
-        for row, vector in enumerate(vectors):
-            found, dists = annoy.get_nns_by_vector(vector, n, search_k=self.search_k, include_distances=True)
-            ids[row, : len(found)] = found
-            sims[row, : len(found)] = 1.0 - numpy.square(numpy.asarray(dists, dtype=numpy.float32)) / 2.0
+
+        def search(rows: range) -> None:
+            for row in rows:
+                found, dists = annoy.get_nns_by_vector(vectors[row], n, search_k=self.search_k, include_distances=True)
+                ids[row, : len(found)] = found
+                sims[row, : len(found)] = 1.0 - numpy.square(numpy.asarray(dists, dtype=numpy.float32)) / 2.0
+
+        if n_threads <= 1 or len(vectors) < 2 * n_threads:
+            search(range(len(vectors)))
+        else:
+            step = -(-len(vectors) // n_threads)
+            with ThreadPoolExecutor(n_threads) as pool:
+                list(pool.map(search, [range(i, min(i + step, len(vectors))) for i in range(0, len(vectors), step)]))
         return ids, sims
 
     def item_vector(self, item: int) -> numpy.ndarray:

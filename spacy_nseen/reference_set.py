@@ -34,12 +34,17 @@ class ReferenceSet:
     names: List[str]
     name_entity: numpy.ndarray
     kinds: List[str]
-    _entity_index: Dict[str, int] = field(default_factory=dict, repr=False)
+    _entity_index: Dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.names) != len(self.name_entity) or len(self.names) != len(self.kinds):
             raise ValueError("names, name_entity and kinds must have the same length")
-        self._entity_index = {kb_id: i for i, kb_id in enumerate(self.kb_ids)}
+        self._entity_index = {}  # built on first use (linking never needs it; loading stays fast)
+
+    def _entities(self) -> Dict[str, int]:
+        if len(self._entity_index) != len(self.kb_ids):
+            self._entity_index = {kb_id: i for i, kb_id in enumerate(self.kb_ids)}
+        return self._entity_index
 
     @classmethod
     def from_rows(cls, rows: Iterable[Tuple[str, str, str]]) -> "ReferenceSet":
@@ -140,14 +145,14 @@ class ReferenceSet:
 
     def entity_index(self, kb_id: str) -> Optional[int]:
         """RETURNS (Optional[int]): the index of an entity, or None if it is not in the set."""
-        return self._entity_index.get(kb_id)
+        return self._entities().get(kb_id)
 
     def __contains__(self, kb_id: object) -> bool:
-        return kb_id in self._entity_index
+        return kb_id in self._entities()
 
     def names_of(self, kb_id: str) -> List[str]:
         """RETURNS (List[str]): the names of one entity (empty if unknown)."""
-        entity = self._entity_index.get(kb_id)
+        entity = self._entities().get(kb_id)
         if entity is None:
             return []
         return [self.names[i] for i in numpy.flatnonzero(self.name_entity == entity)]

@@ -13,7 +13,6 @@ import json
 import os
 import platform
 import shlex
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,18 +24,18 @@ import numpy
 import typer
 from wasabi import msg
 
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.encoder_layer import set_precision
+from spacy_nseen.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from training.baselines import ExactMatchRanker, Reference
+from training.benchmark_pipeline import LABEL_KBS, TYPE_LABELS, run_pipeline
 from training.benchmark_report import check_targets, print_targets, write_markdown
-from training.bioid import Mention, kb_queries, read_captions, read_mentions, read_secondary_map
+from training.bioid import Mention, kb_queries, read_mentions, read_secondary_map
 from training.evaluate import hits_at_k, split_in_kb
 
-# Bio-ID entity types → the pipeline's entity labels, and labels → reference sets (the component's defaults).
-TYPE_LABELS = {"protein": "PROTEIN", "gene": "GENE", "chemical": "CHEMICAL"}
-LABEL_KBS = {"PROTEIN": "uniprot", "GENE": "uniprot", "CHEMICAL": "chebi"}
 PRECISIONS = ("fp32", "bf16", "int8")
 SEARCH_KS = (-1, 2000, 1000, 500)
 SPARSE_MAX_DFS = (1.0, 0.01, 0.002, 0.0)
+SECTIONS = ("linking", "options", "build", "pipeline", "load")
 app = typer.Typer(add_completion=False)
 
 
@@ -66,6 +65,18 @@ def mention_stream(mentions: Sequence[Mention], kb_names: Sequence[str]) -> List
 
 def distinct_mentions(stream: Sequence[Dict[str, List[str]]], kb: str) -> List[str]:
     return list(dict.fromkeys(text for doc in stream for text in doc.get(kb, [])))
+
+
+def component_defaults() -> Tuple[LinkerSettings, int, str]:
+    """RETURNS (Tuple[LinkerSettings, int, str]): the search settings, search_k and encoder precision of
+    `nseen_linker`'s default config, which the benchmark gives every linker (what a pipeline gets unless its
+    config says otherwise)."""
+    from spacy.language import Language
+
+    import spacy_nseen.component  # noqa: F401  (registers the factory)
+
+    config = dict(Language.get_factory_meta("nseen_linker").default_config)
+    return LinkerSettings.from_dict(config), int(config["search_k"]), str(config["encoder"]["precision"])
 
 
 # Linking throughput ------------------------------------------------------------------------------------
@@ -114,6 +125,8 @@ def linking_throughput(linkers: Dict[str, KnowledgeBaseLinker], stream: Sequence
         _, dict_seconds = timed(lambda: dictionaries[kb].rank(texts, 5))
         out["uncached"][kb] = {"mentions": len(texts), "seconds": round(seconds, 3), "mentions_per_s": per_second(len(texts), seconds),
                                "dictionary_mentions_per_s": per_second(len(texts), dict_seconds)}
+        msg.info(f"{kb}: {out['uncached'][kb]['mentions_per_s']} distinct mentions/s uncached "
+                 f"(exact dictionary: {out['uncached'][kb]['dictionary_mentions_per_s']})")
         total_distinct += len(texts)
         total_seconds += seconds
         total_dict_seconds += dict_seconds
@@ -126,6 +139,7 @@ def linking_throughput(linkers: Dict[str, KnowledgeBaseLinker], stream: Sequence
         "mentions": n_stream, "docs": len(stream), "distinct": int(total_distinct), "seconds": round(seconds, 3),
         "mentions_per_s": per_second(n_stream, seconds), "dictionary_mentions_per_s": per_second(n_stream, dict_seconds),
     }
+    msg.info(f"stream: {out['stream']['mentions_per_s']} mentions/s (exact dictionary: {out['stream']['dictionary_mentions_per_s']})")
     return out
 
 
@@ -142,7 +156,7 @@ class BruteForceIndex:
         self.search_k = index.search_k
         self.chunk = chunk
 
-    def query(self, vectors: numpy.ndarray, n: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def query(self, vectors: numpy.ndarray, n: int, n_threads: int = 1) -> Tuple[numpy.ndarray, numpy.ndarray]:
         n = max(1, min(n, self.n_items))
         best_ids = numpy.zeros((len(vectors), 0), dtype=numpy.int64)
         best_sims = numpy.zeros((len(vectors), 0), dtype=numpy.float32)
@@ -196,6 +210,7 @@ def option_effects(linker: KnowledgeBaseLinker, queries: Dict[str, Any], seconda
         apply()
         try:
             out[name] = hits(linker, queries, secondary)
+            msg.text(f"{linker.name} {name}: {out[name]}")
         finally:
             linker.settings, linker.index.search_k = base_settings, base_search_k
             set_precision(linker.encoder, base_precision)
@@ -213,6 +228,8 @@ def option_effects(linker: KnowledgeBaseLinker, queries: Dict[str, Any], seconda
         variant(f"sparse_max_df={max_df}", lambda d=max_df: setattr(linker, "settings", replace(base_settings, sparse_max_df=d)))
     for short_cut in (False, True):
         variant(f"exact_short_cut={short_cut}", lambda s=short_cut: setattr(linker, "settings", replace(base_settings, exact_short_cut=s)))
+    for threads in (1, 2):
+        variant(f"search_threads={threads}", lambda t=threads: setattr(linker, "settings", replace(base_settings, search_threads=t)))
     for n in (50, 20):
         variant(f"n_candidates={n}", lambda n=n: setattr(linker, "settings", replace(base_settings, n_candidates=n)))
     for precision in PRECISIONS:
@@ -220,20 +237,41 @@ def option_effects(linker: KnowledgeBaseLinker, queries: Dict[str, Any], seconda
     return out
 
 
-def annoy_recall(linker: KnowledgeBaseLinker, strings: Sequence[str], k: int = 10, search_ks: Sequence[int] = SEARCH_KS) -> Dict[str, Any]:
-    """Recall@k of Annoy against exact search, for the query strings' fp32 vectors, per search_k."""
+def annoy_recall(linker: KnowledgeBaseLinker, strings: Sequence[str], k: int = 10, search_ks: Sequence[int] = SEARCH_KS,
+                 other_n_trees: Sequence[int] = (), workdir: Optional[Path] = None) -> Dict[str, Any]:
+    """Recall@k of Annoy against exact search, for the query strings' fp32 vectors, per search_k; and for
+    indexes rebuilt from the same vectors with other numbers of trees (build seconds and file size too).
+    Annoy is asked for n_candidates names, as the linker does (search_k=-1 means n_trees × n_candidates)."""
+    from spacy_nseen.name_index import AnnoyNameIndex
+
     vectors = linker.encode(strings)
     exact_ids, _ = BruteForceIndex(linker.index).query(vectors, k)
-    out: Dict[str, Any] = {"n_trees": linker.index.n_trees, "queries": len(strings)}
-    saved = linker.index.search_k
-    try:
-        for search_k in search_ks:
-            linker.index.search_k = search_k
-            (ids, _), seconds = timed(lambda: linker.index.query(vectors, k))
-            recall = numpy.mean([len(set(a) & set(b)) / k for a, b in zip(ids.tolist(), exact_ids.tolist())]) if len(strings) else 0.0
-            out[f"search_k={search_k}"] = {"recall@10": round(float(recall), 4), "queries_per_s": per_second(len(strings), seconds)}
-    finally:
-        linker.index.search_k = saved
+    n_candidates = max(k, linker.settings.n_candidates)
+    out: Dict[str, Any] = {"n_trees": linker.index.n_trees, "queries": len(strings), "n_candidates": n_candidates}
+
+    def recall_of(index: Any, label: str) -> None:
+        saved = index.search_k
+        try:
+            for search_k in search_ks:
+                index.search_k = search_k
+                (ids, _), seconds = timed(lambda: index.query(vectors, n_candidates))
+                ids = ids[:, :k]
+                recall = numpy.mean([len(set(a) & set(b)) / k for a, b in zip(ids.tolist(), exact_ids.tolist())]) if len(strings) else 0.0
+                out[f"{label}search_k={search_k}"] = {"recall@10": round(float(recall), 4), "queries_per_s": per_second(len(strings), seconds)}
+        finally:
+            index.search_k = saved
+
+    recall_of(linker.index, "")
+    for n_trees in other_n_trees:
+        items = linker.index.item_vectors(numpy.arange(linker.index.n_items))
+        index, seconds = timed(lambda: AnnoyNameIndex.build(items, n_trees=n_trees, seed=linker.index.seed))
+        del items
+        label = f"n_trees={n_trees}, "
+        if workdir is not None:
+            index.save(workdir / f"{linker.name}_{n_trees}.ann")
+            out[f"n_trees={n_trees}"] = {"build_seconds": round(seconds, 2), "size_mb": round((workdir / f"{linker.name}_{n_trees}.ann").stat().st_size / 1e6, 1)}
+        recall_of(index, label)
+        del index
     return out
 
 
@@ -257,8 +295,10 @@ def encoder_throughput(linker: KnowledgeBaseLinker, names: Sequence[str]) -> Dic
 # Index build -------------------------------------------------------------------------------------------
 
 
-def index_build(linker_dir: Path, workdir: Path) -> Dict[str, Any]:
-    """Rebuild a linker's index from its encoder and reference set, timing each part; sizes of the files."""
+def index_build(linker_dir: Path, workdir: Path, precision: str = "fp32", queries: Optional[Dict[str, Any]] = None,
+                secondary: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+    """Rebuild a linker's index from its encoder and reference set, timing each part; sizes of the files.
+    With `queries`, also the Hits@1 of the rebuilt linker (whose names were encoded at `precision`)."""
     from spacy_nseen.encoder_io import build_encoder_from_disk
     from spacy_nseen.encoder_layer import encode_names
     from spacy_nseen.exact_names import ExactNameIndex
@@ -269,6 +309,7 @@ def index_build(linker_dir: Path, workdir: Path) -> Dict[str, Any]:
     meta = json.loads((linker_dir / "linker.json").read_text(encoding="utf8"))
     index_meta = json.loads((linker_dir / "names.ann.json").read_text(encoding="utf8"))
     encoder = build_encoder_from_disk(linker_dir)
+    set_precision(encoder, precision)
     reference, read_s = timed(lambda: ReferenceSet.from_tsv(linker_dir / "reference.tsv.gz"))
     vectors, encode_s = timed(lambda: encode_names(encoder, reference.names))
     index, annoy_s = timed(lambda: AnnoyNameIndex.build(vectors, n_trees=int(index_meta["n_trees"]), seed=int(index_meta.get("seed", 0))))
@@ -280,104 +321,17 @@ def index_build(linker_dir: Path, workdir: Path) -> Dict[str, Any]:
     sizes = {p.name: p.stat().st_size for p in sorted(linker_dir.iterdir()) if p.is_file()}
     rebuilt = {p.name: p.stat().st_size for p in sorted(target.iterdir()) if p.is_file()}
     parts = {"read": read_s, "encode": encode_s, "annoy": annoy_s, "tfidf": tfidf_s, "exact_keys": exact_s, "save": save_s}
-    return {"names": len(reference), "n_trees": int(index_meta["n_trees"]), "seconds": round(sum(parts.values()), 2),
+    rebuilt_hits = None
+    if queries is not None:
+        settings, search_k, _ = component_defaults()
+        rebuilt = KnowledgeBaseLinker.from_disk(target, settings=settings, search_k=search_k)
+        set_precision(rebuilt.encoder, precision)
+        rebuilt_hits = hits(rebuilt, queries, secondary or {})
+    return {"names": len(reference), "n_trees": int(index_meta["n_trees"]), "precision": precision, "rebuilt_hits": rebuilt_hits,
+            "seconds": round(sum(parts.values()), 2),
             "parts_seconds": {k: round(v, 2) for k, v in parts.items()},
             "size_mb": round(sum(sizes.values()) / 1e6, 1), "files_mb": {k: round(v / 1e6, 2) for k, v in sizes.items()},
             "rebuilt_size_mb": round(sum(rebuilt.values()) / 1e6, 1)}
-
-
-# Pipeline ----------------------------------------------------------------------------------------------
-
-
-def ruler_pipeline(mentions: Sequence[Mention], linker_dirs: Dict[str, Path], ner: Optional[str] = None):
-    """An NER pipeline + nseen_linker over the linkers. The NER is the pipeline `ner` (a path or package), or
-    else spacy.blank("en") + an entity ruler of the gold mention strings."""
-    import spacy
-
-    from spacy_nseen.encoder_io import read_encoder_config
-    from spacy_nseen.encoder_layer import ARCHITECTURE
-
-    encoder = {"@architectures": ARCHITECTURE, **read_encoder_config(next(iter(linker_dirs.values())))}
-    kbs = {label: kb for label, kb in LABEL_KBS.items() if kb in linker_dirs}
-    if ner:
-        nlp = spacy.load(ner, exclude=["nseen_linker"])
-        pipe = nlp.add_pipe("nseen_linker", config={"encoder": encoder, "kbs": kbs})
-        pipe.initialize(lambda: [], nlp=nlp, linkers={kb: str(path) for kb, path in linker_dirs.items()})
-        return nlp
-    nlp = spacy.blank("en")
-    ruler = nlp.add_pipe("entity_ruler")
-    nlp.add_pipe("nseen_linker", config={"encoder": encoder, "kbs": kbs})
-    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {kb: str(path) for kb, path in linker_dirs.items()}}
-    nlp.initialize()
-    # after initialize(), which empties the ruler
-    patterns = {(TYPE_LABELS[m.entity_type.lower()], m.text) for m in mentions if m.entity_type.lower() in TYPE_LABELS and m.text.strip()}
-    ruler.add_patterns([{"label": label, "pattern": text} for label, text in sorted(patterns)])
-    return nlp
-
-
-def pipeline_throughput(nlp, texts: Sequence[str], threads: int, n_process: int = 2) -> Dict[str, Any]:
-    """Docs/s and words/s of the pipeline with and without the linker, in one process and in n_process."""
-    import torch
-
-    out: Dict[str, Any] = {"docs": len(texts)}
-    linker = nlp.get_pipe("nseen_linker")
-
-    def run(disable: List[str], processes: int) -> Dict[str, float]:
-        for kb_linker in linker.linkers.values():
-            kb_linker.clear_cache()
-        start = time.perf_counter()
-        words = sum(len(doc) for doc in nlp.pipe(texts, batch_size=256, disable=disable, n_process=processes))
-        seconds = time.perf_counter() - start
-        return {"seconds": round(seconds, 4), "docs_per_s": per_second(len(texts), seconds), "words_per_s": per_second(words, seconds), "words": words}
-
-    list(nlp.pipe(texts[:64]))  # warm-up
-    out["without_linker"] = run(["nseen_linker"], 1)
-    out["with_linker"] = run([], 1)
-    torch.set_num_threads(1)
-    try:
-        out[f"without_linker_n_process={n_process}"] = run(["nseen_linker"], n_process)
-        out[f"with_linker_n_process={n_process}"] = run([], n_process)
-    finally:
-        torch.set_num_threads(threads)
-    out["linker_overhead"] = round(out["with_linker"]["seconds"] / max(out["without_linker"]["seconds"], 1e-9) - 1.0, 3)
-    return out
-
-
-def drop_page_cache() -> bool:
-    """Empty the kernel's page cache (root only). RETURNS (bool): whether it worked."""
-    try:
-        os.sync()
-        Path("/proc/sys/vm/drop_caches").write_text("3\n")
-        return True
-    except OSError:
-        return False
-
-
-def probe(pipeline_dir: Path, threads: int, texts_path: Optional[Path] = None, exclude: Sequence[str] = ()) -> Dict[str, Any]:
-    command = [sys.executable, "-m", "training.benchmark_probe", str(pipeline_dir), "--threads", str(threads)]
-    command += ["--texts", str(texts_path)] if texts_path else []
-    for name in exclude:
-        command += ["--exclude", name]
-    result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def load_and_memory(pipeline_dir: Path, texts_path: Path, threads: int) -> Dict[str, Any]:
-    """Cold and warm `spacy.load` and peak memory, each in a fresh process."""
-    cold_dropped = drop_page_cache()
-    cold = probe(pipeline_dir, threads)
-    warm = [probe(pipeline_dir, threads) for _ in range(3)]
-    without = [probe(pipeline_dir, threads, exclude=["nseen_linker"]) for _ in range(3)]
-    run = probe(pipeline_dir, threads, texts_path)
-    run_without = probe(pipeline_dir, threads, texts_path, exclude=["nseen_linker"])
-    return {
-        "cold": cold, "cold_after_dropping_page_cache": cold_dropped,
-        "warm_load_seconds": min(w["load_seconds"] for w in warm), "warm_import_seconds": min(w["import_seconds"] for w in warm),
-        "warm_load_seconds_without_linker": min(w["load_seconds"] for w in without),
-        "after_load": warm[-1]["memory_after_load"], "after_load_without_linker": without[-1]["memory_after_load"],
-        "after_run": run["memory_after_run"], "after_run_without_linker": run_without["memory_after_run"],
-        "peak_rss_mb": run["memory_after_run"]["VmHWM"], "peak_rss_mb_without_linker": run_without["memory_after_run"]["VmHWM"],
-    }
 
 
 # Command -----------------------------------------------------------------------------------------------
@@ -397,6 +351,8 @@ def main(
     max_captions: int = typer.Option(0, "--max-captions", help="Pipeline captions (0: all)"),
     workdir: Optional[Path] = typer.Option(None, "--workdir", help="Scratch directory (default: a temporary one)"),
     build: bool = typer.Option(True, "--build/--no-build", help="Time the index build of each linker"),
+    sections: str = typer.Option(",".join(SECTIONS), "--sections", help=f"Comma-separated parts to run: {','.join(SECTIONS)}"),
+    n_trees_sweep: str = typer.Option("10,25", "--n-trees-sweep", help="Annoy indexes rebuilt with these numbers of trees for recall@10"),
 ) -> None:
     """Benchmark linking, the pipeline, loading, memory, index build, Annoy recall and encoder precision."""
     import spacy
@@ -412,8 +368,10 @@ def main(
     secondary = read_secondary_map(chebi_secondary) if chebi_secondary else {}
     all_mentions = read_mentions(mentions, splits={split})
     loaded = {}
+    settings, search_k, precision = component_defaults()
     for path in linkers:
-        linker, seconds = timed(lambda p=path: KnowledgeBaseLinker.from_disk(p))
+        linker, seconds = timed(lambda p=path: KnowledgeBaseLinker.from_disk(p, settings=settings, search_k=search_k))
+        set_precision(linker.encoder, precision)
         loaded[linker.name] = linker
         msg.info(f"{linker.name}: {len(linker.reference_set)} names, loaded in {seconds:.2f}s")
     stream = mention_stream(all_mentions, list(loaded))
@@ -422,40 +380,32 @@ def main(
         "machine": {"cpus": os.cpu_count(), "threads": threads, "python": platform.python_version(), "torch": torch.__version__,
                     "spacy": spacy.__version__, "processor": platform.processor() or platform.machine()},
         "linkers": {kb: str(p) for kb, p in zip(loaded, linkers)},
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
     }
-    msg.divider("Linking throughput")
-    results["linking"] = linking_throughput(loaded, stream)
-    msg.divider("Options: accuracy and speed")
+    todo = {s.strip() for s in sections.split(",") if s.strip()}
+    other_trees = [int(t) for t in n_trees_sweep.split(",") if t.strip()]
+    if "linking" in todo:
+        msg.divider("Linking throughput")
+        results["linking"] = linking_throughput(loaded, stream)
+    if "options" in todo:
+        msg.divider("Options: accuracy and speed")
     results["options"], results["annoy"], results["encoder"] = {}, {}, {}
-    for kb, linker in loaded.items():
+    for kb, linker in loaded.items() if "options" in todo else ():
         queries = query_set(linker, all_mentions, secondary if kb == "chebi" else {})
         results["options"][kb] = option_effects(linker, queries, secondary if kb == "chebi" else {})
-        results["annoy"][kb] = annoy_recall(linker, queries["strings"])
+        results["annoy"][kb] = annoy_recall(linker, queries["strings"], other_n_trees=other_trees, workdir=work)
         sample = [linker.reference_set.names[i] for i in numpy.random.default_rng(0).choice(len(linker.reference_set), min(20000, len(linker.reference_set)), replace=False)]
         results["encoder"][kb] = {"reference_names": encoder_throughput(linker, sample), "mentions": encoder_throughput(linker, distinct_mentions(stream, kb))}
-    if build:
+    if build and "build" in todo:
         msg.divider("Index build")
-        results["index_build"] = {kb: index_build(path, work) for kb, path in zip(loaded, linkers)}
-    msg.divider("Pipeline")
-    captions_list = read_captions(captions, splits={split})
-    texts = [c.text.replace("\n", " ") for c in captions_list][: max_captions or None]
-    nlp, pipeline_name = None, f"{ner} + nseen_linker" if ner else "entity ruler (gold Bio-ID mention strings) + nseen_linker"
-    if pipeline:
-        try:
-            nlp, pipeline_name = spacy.load(pipeline), pipeline
-        except (OSError, IOError) as err:
-            msg.warn(f"Cannot load the pipeline {pipeline} ({err}): using an entity ruler instead.")
-    if nlp is None:
-        nlp = ruler_pipeline(all_mentions, {kb: p for kb, p in zip(loaded, linkers)}, ner)
-    results["pipeline"] = {"name": pipeline_name, "components": nlp.pipe_names, **pipeline_throughput(nlp, texts, threads)}
-    pipeline_dir = Path(pipeline) if pipeline and Path(pipeline).is_dir() and pipeline_name == pipeline else work / "pipeline"
-    if pipeline_dir == work / "pipeline":
-        nlp.to_disk(pipeline_dir)
-    texts_path = work / "captions.txt"
-    texts_path.write_text("\n".join(texts), encoding="utf8")
-    del nlp
-    msg.divider("Load time and memory (fresh processes)")
-    results["load_memory"] = load_and_memory(pipeline_dir, texts_path, threads)
+        results["index_build"] = {}
+        for kb, path in zip(loaded, linkers):
+            kb_secondary = secondary if kb == "chebi" else {}
+            results["index_build"][kb] = index_build(path, work, precision, query_set(loaded[kb], all_mentions, kb_secondary), kb_secondary)
+            msg.info(f"{kb}: index built in {results['index_build'][kb]['seconds']}s {results['index_build'][kb]['parts_seconds']}")
+    if todo & {"pipeline", "load"}:
+        run_pipeline(results, todo, all_mentions, loaded, linkers, captions, split, max_captions, pipeline, ner, threads, work)
+    results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["targets"] = check_targets(results)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf8")

@@ -24,10 +24,23 @@ OPTION_OFF = {
 }
 
 
+def options_on(configured: Dict[str, Any]) -> List[str]:
+    """RETURNS (List[str]): the speed options (keys of OPTION_OFF) that the configured linker uses."""
+    settings = configured.get("settings", {})
+    on = ["Annoy instead of exact search"]
+    on += ["search_k"] if configured.get("search_k", -1) != -1 else []
+    on += ["sparse_max_df"] if settings.get("sparse_max_df", 1.0) < 1.0 else []
+    on += ["exact_short_cut"] if settings.get("exact_short_cut") else []
+    on += ["precision"] if configured.get("precision", "fp32") != "fp32" else []
+    return on
+
+
 def option_losses(options: Dict[str, Any]) -> Dict[str, float]:
-    """RETURNS (Dict[str, float]): Hits@1 of the option switched off minus Hits@1 as configured."""
-    configured = options["configured"]["hits@1"]
-    return {name: round(options[row]["hits@1"] - configured, 4) for name, row in OPTION_OFF.items() if row in options}
+    """RETURNS (Dict[str, float]): for each speed option on by default, Hits@1 with the option switched
+    off minus Hits@1 as configured."""
+    configured = options["configured"]
+    return {name: round(options[OPTION_OFF[name]]["hits@1"] - configured["hits@1"], 4)
+            for name in options_on(configured) if OPTION_OFF[name] in options}
 
 
 def _check(comparison: str, value: float, threshold: float) -> bool:
@@ -68,7 +81,9 @@ def _table(header: List[str], rows: List[List[Any]]) -> str:
 def write_markdown(results: Dict[str, Any], path: Path) -> None:
     """Write the report: the command, the targets, and every measurement."""
     parts = [f"# Benchmark ({results.get('date', '')})", "", "Produced by:", "", "```", results["command"], "```", "",
-             f"Machine: {results['machine']}", ""]
+             f"Machine: {results['machine']}", "",
+             f"Load average (1, 5, 15 min) at the start: {results.get('load_average_at_start')}, at the end: "
+             f"{results.get('load_average_at_end')} (other work on the machine slows every figure alike).", ""]
     parts += ["## Targets", "", _table(["target", "value", "met"], [[r["target"], r["value"], r["note"]] for r in results["targets"]]), ""]
     linking = results.get("linking")
     if linking:
@@ -97,9 +112,12 @@ def write_markdown(results: Dict[str, Any], path: Path) -> None:
         rows = [[kb, b["names"], b["n_trees"], b["seconds"], b["parts_seconds"], b["size_mb"], b["files_mb"]] for kb, b in results["index_build"].items()]
         parts += ["## Index build", "", _table(["set", "names", "n_trees", "seconds", "parts (s)", "size (MB)", "files (MB)"], rows), ""]
     for kb, annoy in results.get("annoy", {}).items():
-        rows = [[k, v["recall@10"], v["queries_per_s"]] for k, v in annoy.items() if isinstance(v, dict)]
+        rows = [[k, v["recall@10"], v["queries_per_s"]] for k, v in annoy.items() if isinstance(v, dict) and "recall@10" in v]
+        builds = [[k, v["build_seconds"], v["size_mb"]] for k, v in annoy.items() if isinstance(v, dict) and "size_mb" in v]
         parts += [f"## Annoy recall@10 vs exact search: {kb} ({annoy['n_trees']} trees, {annoy['queries']} queries)", "",
-                  _table(["search_k", "recall@10", "queries/s"], rows), ""]
+                  _table(["index, search_k", "recall@10", "queries/s"], rows), ""]
+        if builds:
+            parts += ["Rebuilt indexes:", "", _table(["index", "build seconds", "size (MB)"], builds), ""]
     for kb, options in results.get("options", {}).items():
         rows = [[name, v["hits@1"], v["hits@10"], v["mentions_per_s"]] for name, v in options.items()]
         parts += [f"## Options: {kb} (Hits@1 per occurrence, in-KB Bio-ID queries; one option changed at a time)", "",

@@ -197,8 +197,7 @@ def main(
             rankers.append(LinkerRanker(obj, name=f"nseen_dense{tag}", mode="dense"))
         for spec in variant or []:
             label, settings = parse_variant(spec, obj.settings)
-            copy = KnowledgeBaseLinker(obj.name, obj.encoder, obj.reference_set, obj.index, obj.tfidf, settings)
-            rankers.append(LinkerRanker(copy, name=f"{label}{tag}"))
+            rankers.append(LinkerRanker(obj.with_settings(settings), name=f"{label}{tag}"))
     results = evaluate_rankers(queries, ref.entities, rankers)
     for name, t in setup.items():
         results["systems"][name]["setup_seconds"] = t

@@ -49,7 +49,8 @@ def step_timer(
         command[0] = sys.executable  # the interpreter that runs the project, as spaCy does for `python`
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
     t0 = time.perf_counter()
-    returncode = subprocess.call(command)
+    # scripts (e.g. scripts/check_wheel.sh) find the project's interpreter here
+    returncode = subprocess.call(command, env={**os.environ, "NSEEN_PYTHON": sys.executable})
     seconds = time.perf_counter() - t0
     record(times_path, step, command, seconds, returncode, started)
     (msg.good if returncode == 0 else msg.fail)(f"{step}: {seconds:.1f}s (exit code {returncode})")

@@ -8,7 +8,7 @@ from spacy_nseen.char_vocab import CharVocab
 from spacy_nseen.encoder_layer import set_char_vocab
 from spacy_nseen.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.reference_set import ReferenceSet
-from training import benchmark
+from training import benchmark, benchmark_pipeline
 from training.benchmark_report import check_targets, option_losses, write_markdown
 from training.bioid import read_mentions, read_secondary_map
 
@@ -63,7 +63,7 @@ def test_brute_force_index_is_exact(linkers):
         numpy.testing.assert_allclose(sims[row], numpy.sort(all_sims[row])[::-1][:3], rtol=1e-5)
 
 
-def test_option_effects_recall_and_encoder(linkers, mentions):
+def test_option_effects_recall_and_encoder(linkers, mentions, tmp_path):
     secondary = read_secondary_map(FIX / "chebi_secondary.tsv")
     for kb, linker in linkers.items():
         queries = benchmark.query_set(linker, mentions, secondary if kb == "chebi" else {})
@@ -73,9 +73,10 @@ def test_option_effects_recall_and_encoder(linkers, mentions):
         assert (linker.settings, linker.index.search_k) == before  # restored
         assert {"configured", "exact_search", "search_k=10", "sparse_max_df=0.0", "precision=int8"} <= set(options)
         assert all(0.0 <= v["hits@1"] <= v["hits@10"] <= 1.0 for v in options.values())
-        assert set(option_losses(options)) >= {"Annoy instead of exact search", "precision"}
-        recall = benchmark.annoy_recall(linker, queries["strings"], k=2, search_ks=(-1,))
-        assert 0.0 <= recall["search_k=-1"]["recall@10"] <= 1.0
+        assert set(option_losses(options)) == {"Annoy instead of exact search", "sparse_max_df", "exact_short_cut"}  # on by default
+        recall = benchmark.annoy_recall(linker, queries["strings"], k=2, search_ks=(-1,), other_n_trees=(1,), workdir=tmp_path)
+        assert 0.0 <= recall["search_k=-1"]["recall@10"] <= 1.0 and "n_trees=1, search_k=-1" in recall
+        assert set(recall["n_trees=1"]) == {"build_seconds", "size_mb"}
         assert set(benchmark.encoder_throughput(linker, linker.reference_set.names)) == {"fp32", "bf16", "int8"}
 
 
@@ -86,16 +87,16 @@ def test_index_build(linker_dirs, tmp_path):
 
 
 def test_ruler_pipeline_links(linker_dirs, mentions):
-    nlp = benchmark.ruler_pipeline(mentions, linker_dirs)
+    nlp = benchmark_pipeline.ruler_pipeline(mentions, linker_dirs)
     doc = nlp("AK1 and AK2 bind ATP")
     assert [(e.text, e.label_) for e in doc.ents] == [("AK1", "PROTEIN"), ("AK2", "PROTEIN"), ("ATP", "CHEMICAL")]
     assert all(e.kb_id_ for e in doc.ents)
-    result = benchmark.pipeline_throughput(nlp, ["AK1 and ATP", "AK2"], threads=1, n_process=1)
+    result = benchmark_pipeline.pipeline_throughput(nlp, ["AK1 and ATP", "AK2"], threads=1, n_process=1)
     assert result["with_linker"]["words"] == result["without_linker"]["words"] == 4
 
 
 def test_targets_and_report(tmp_path):
-    options = {"configured": {"hits@1": 0.80, "hits@10": 0.9, "mentions_per_s": 1.0},
+    options = {"configured": {"hits@1": 0.80, "hits@10": 0.9, "mentions_per_s": 1.0, "precision": "bf16", "settings": {}},
                "exact_search": {"hits@1": 0.81, "hits@10": 0.9, "mentions_per_s": 1.0},
                "precision=fp32": {"hits@1": 0.80, "hits@10": 0.9, "mentions_per_s": 1.0}}
     results = {"command": "python -m training.benchmark --x", "machine": {}, "linking": {
@@ -117,10 +118,10 @@ def test_targets_and_report(tmp_path):
 
 @pytest.mark.slow
 def test_probe_reports_load_time_and_memory(linker_dirs, mentions, tmp_path):
-    nlp = benchmark.ruler_pipeline(mentions, linker_dirs)
+    nlp = benchmark_pipeline.ruler_pipeline(mentions, linker_dirs)
     nlp.to_disk(tmp_path / "pipeline")
     (tmp_path / "texts.txt").write_text("AK1 and ATP\nAK2", encoding="utf8")
-    result = benchmark.probe(tmp_path / "pipeline", threads=1, texts_path=tmp_path / "texts.txt")
+    result = benchmark_pipeline.probe(tmp_path / "pipeline", threads=1, texts_path=tmp_path / "texts.txt")
     assert result["entities"] == 3 and result["load_seconds"] > 0
     assert result["memory_after_run"]["VmHWM"] >= result["memory_after_load"]["VmRSS"] > 0
     json.dumps(result)
