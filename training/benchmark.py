@@ -12,6 +12,7 @@ without `nseen_linker` for the pipeline. Without --pipeline (or if it cannot be 
 import json
 import os
 import platform
+import resource
 import shlex
 import sys
 import tempfile
@@ -49,6 +50,12 @@ def per_second(count: int, seconds: float) -> float:
     return round(count / seconds, 1) if seconds > 0 else float("inf")
 
 
+def cpu_seconds() -> float:
+    """RETURNS (float): CPU time of this process (all threads) and of its finished child processes."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 # Mentions ---------------------------------------------------------------------------------------------
 
 
@@ -82,29 +89,31 @@ def component_defaults() -> Tuple[LinkerSettings, int, str]:
 # Linking throughput ------------------------------------------------------------------------------------
 
 
-def link_stream(linkers: Dict[str, KnowledgeBaseLinker], stream: Sequence[Dict[str, List[str]]], batch_docs: int = 256, top_k: int = 5) -> float:
+def link_stream(linkers: Dict[str, KnowledgeBaseLinker], stream: Sequence[Dict[str, List[str]]], batch_docs: int = 256, top_k: int = 5) -> Tuple[float, float]:
     """Link a stream like `nseen_linker.pipe` does (one call per batch of docs and reference set), caches
-    emptied first. RETURNS (float): seconds."""
+    emptied first. RETURNS (Tuple[float, float]): wall and CPU seconds."""
     for linker in linkers.values():
         linker.clear_cache()
     start = time.perf_counter()
+    cpu_start = cpu_seconds()
     for first in range(0, len(stream), batch_docs):
         batch = stream[first : first + batch_docs]
         for kb, linker in linkers.items():
             texts = [text for doc in batch for text in doc.get(kb, [])]
             if texts:
                 linker.link(texts, top_k=top_k)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, cpu_seconds() - cpu_start
 
 
-def link_distinct(linker: KnowledgeBaseLinker, texts: Sequence[str], chunk: int = 1024, top_k: int = 5) -> float:
-    """Link distinct mentions with an empty cache. RETURNS (float): seconds."""
+def link_distinct(linker: KnowledgeBaseLinker, texts: Sequence[str], chunk: int = 1024, top_k: int = 5) -> Tuple[float, float]:
+    """Link distinct mentions with an empty cache. RETURNS (Tuple[float, float]): wall and CPU seconds."""
     linker.clear_cache()
     start = time.perf_counter()
+    cpu_start = cpu_seconds()
     for first in range(0, len(texts), chunk):
         linker.link(list(texts[first : first + chunk]), top_k=top_k)
     linker.clear_cache()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, cpu_seconds() - cpu_start
 
 
 def dictionary_linker(linker: KnowledgeBaseLinker) -> ExactMatchRanker:
@@ -117,27 +126,31 @@ def linking_throughput(linkers: Dict[str, KnowledgeBaseLinker], stream: Sequence
     """Mentions/s of the linkers and of exact-match dictionaries on distinct mentions and on the stream."""
     out: Dict[str, Any] = {"uncached": {}, "stream": {}}
     dictionaries = {kb: dictionary_linker(linker) for kb, linker in linkers.items()}
-    total_distinct = total_seconds = total_dict_seconds = 0.0
+    total_distinct = total_seconds = total_dict_seconds = total_cpu = 0.0
     for kb, linker in linkers.items():
         texts = distinct_mentions(stream, kb)
         link_distinct(linker, texts[:64])  # warm-up (first torch call, page faults)
-        seconds = link_distinct(linker, texts)
+        seconds, cpu = link_distinct(linker, texts)
         _, dict_seconds = timed(lambda: dictionaries[kb].rank(texts, 5))
         out["uncached"][kb] = {"mentions": len(texts), "seconds": round(seconds, 3), "mentions_per_s": per_second(len(texts), seconds),
+                               "cpu_seconds": round(cpu, 3), "mentions_per_cpu_s": per_second(len(texts), cpu),
                                "dictionary_mentions_per_s": per_second(len(texts), dict_seconds)}
         msg.info(f"{kb}: {out['uncached'][kb]['mentions_per_s']} distinct mentions/s uncached "
                  f"(exact dictionary: {out['uncached'][kb]['dictionary_mentions_per_s']})")
         total_distinct += len(texts)
         total_seconds += seconds
+        total_cpu += cpu
         total_dict_seconds += dict_seconds
     out["uncached"]["all"] = {"mentions": int(total_distinct), "mentions_per_s": per_second(int(total_distinct), total_seconds),
+                              "mentions_per_cpu_s": per_second(int(total_distinct), total_cpu),
                               "dictionary_mentions_per_s": per_second(int(total_distinct), total_dict_seconds)}
     n_stream = sum(len(texts) for doc in stream for texts in doc.values())
-    seconds = link_stream(linkers, stream)
+    seconds, cpu = link_stream(linkers, stream)
     dict_seconds = sum(timed(lambda kb=kb: dictionaries[kb].rank([t for doc in stream for t in doc.get(kb, [])], 5))[1] for kb in linkers)
     out["stream"] = {
         "mentions": n_stream, "docs": len(stream), "distinct": int(total_distinct), "seconds": round(seconds, 3),
         "mentions_per_s": per_second(n_stream, seconds), "dictionary_mentions_per_s": per_second(n_stream, dict_seconds),
+        "cpu_seconds": round(cpu, 3), "mentions_per_cpu_s": per_second(n_stream, cpu),
     }
     msg.info(f"stream: {out['stream']['mentions_per_s']} mentions/s (exact dictionary: {out['stream']['dictionary_mentions_per_s']})")
     return out
@@ -188,12 +201,14 @@ def query_set(linker: KnowledgeBaseLinker, mentions: Sequence[Mention], secondar
 def hits(linker: KnowledgeBaseLinker, queries: Dict[str, Any], secondary: Dict[str, str], mode: str = "hybrid") -> Dict[str, float]:
     """Hits@1 and @10 per occurrence, and the uncached mentions/s of the run."""
     linker.clear_cache()
+    cpu_start = cpu_seconds()
     ranked, seconds = timed(lambda: linker.link(queries["strings"], top_k=10, mode=mode))
+    cpu = cpu_seconds() - cpu_start
     linker.clear_cache()
     by_text = {text: [secondary.get(c.kb_id, c.kb_id) for c in cands] for text, cands in zip(queries["strings"], ranked)}
     scores = hits_at_k([by_text[q.text] for q in queries["queries"]], [q.gold for q in queries["queries"]], ks=(1, 10))
     return {"hits@1": round(scores["hits@1"], 4), "hits@10": round(scores["hits@10"], 4),
-            "mentions_per_s": per_second(len(queries["strings"]), seconds)}
+            "mentions_per_s": per_second(len(queries["strings"]), seconds), "mentions_per_cpu_s": per_second(len(queries["strings"]), cpu)}
 
 
 def option_effects(linker: KnowledgeBaseLinker, queries: Dict[str, Any], secondary: Dict[str, str],
