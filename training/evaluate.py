@@ -190,7 +190,9 @@ def main(
 
         obj = KnowledgeBaseLinker.from_disk(path)
         linkers.append((path, obj))
-        tag = "" if len(linker or []) == 1 else f"[{path.name}]"
+        dir_names = [p.name for p in linker or []]
+        label = path.name if dir_names.count(path.name) == 1 else f"{path.parent.name}-{path.name}"
+        tag = "" if len(dir_names) == 1 else f"[{label}]"
         if "nseen" in names:
             rankers.append(LinkerRanker(obj, name=f"nseen{tag}"))
         if "nseen_dense" in names:
