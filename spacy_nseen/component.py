@@ -38,7 +38,7 @@ dropout = 0.0
 pooling = "max"
 max_length = 64
 batch_size = 512
-precision = "bf16"
+precision = "fp32"
 """
 DEFAULT_ENCODER = Config().from_str(DEFAULT_ENCODER_CONFIG)["encoder"]
 # Empty by default: spaCy merges a user's dict into the default one, so a non-empty default would add routes
@@ -78,7 +78,7 @@ def register_extensions() -> None:
         "token_weight": 0.45,
         "sparse_max_df": 0.01,
         "exact_short_cut": True,
-        "search_threads": 2,
+        "search_threads": 1,
         "cache_size": 100_000,
         "n_trees": 50,
         "search_k": 500,

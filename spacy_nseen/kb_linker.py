@@ -68,7 +68,7 @@ class LinkerSettings:
     sparse_max_df: float = 0.01
     token_weight: float = 0.45
     exact_short_cut: bool = True
-    search_threads: int = 2
+    search_threads: int = 1
 
     def __post_init__(self) -> None:
         if self.n_candidates < 1:

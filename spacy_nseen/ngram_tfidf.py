@@ -78,18 +78,14 @@ class CharNgramTfidf:
         names (Iterable[str]): The reference names; row i of `matrix` is name i.
         RETURNS (CharNgramTfidf): self.
         """
-        prepared = [self.prepare(name) for name in names]
-        fitted = self._fit_counts_vectorised(prepared)
-        if fitted is None:
-            vocab: Dict[str, int] = {}
-            indices = array("i")
-            indptr = array("q", [0])
-            for text in prepared:
-                indices.extend(vocab.setdefault(g, len(vocab)) for g in self._text_ngrams(text))
-                indptr.append(len(indices))
-            fitted = vocab, self._counts(indices, indptr, (len(prepared), len(vocab)))
-        vocab, counts = fitted
-        n = len(prepared)
+        vocab: Dict[str, int] = {}
+        indices = array("i")
+        indptr = array("q", [0])
+        for name in names:
+            indices.extend(vocab.setdefault(g, len(vocab)) for g in self.ngrams(name))
+            indptr.append(len(indices))
+        n = len(indptr) - 1
+        counts = self._counts(indices, indptr, (n, len(vocab)))
         df = np.bincount(counts.indices, minlength=len(vocab))
         self.vocab = vocab
         self.idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
@@ -97,62 +93,6 @@ class CharNgramTfidf:
         self._matrix_t = None
         self._rare_t = {}
         return self
-
-    def _text_ngrams(self, text: str) -> List[str]:
-        lo, hi = self.ngram_range
-        return [text[i:i + n] for n in range(lo, min(hi, len(text)) + 1)
-                for i in range(len(text) - n + 1)]
-
-    def _fit_counts_vectorised(self, prepared: List[str]
-                               ) -> Optional[Tuple[Dict[str, int], sp.csr_matrix]]:
-        """The vocabulary (ids in order of first occurrence, as the plain loop gives them)
-        and the count matrix, with numpy: each n-gram of n <= 3 characters is one int64
-        (21 bits per code point, plus one). None when that does not apply."""
-        lo, hi = self.ngram_range
-        if hi > 3 or not prepared:
-            return None
-        try:
-            points = np.frombuffer("".join(prepared).encode("utf-32-le"), dtype=np.uint32)
-        except UnicodeEncodeError:  # lone surrogates
-            return None
-        points = points.astype(np.int64) + 1
-        lengths = np.fromiter(map(len, prepared), dtype=np.int64, count=len(prepared))
-        ends = np.cumsum(lengths)
-        name_of = np.repeat(np.arange(len(prepared), dtype=np.int32), lengths)
-        left = np.repeat(ends, lengths) - np.arange(len(points), dtype=np.int64)
-        firsts, codes_by_n, rows_by_n, inverse_by_n = [], [], [], []
-        for n in range(lo, hi + 1):
-            starts = np.flatnonzero(left >= n)
-            codes = points[starts]
-            for j in range(1, n):
-                codes = (codes << 21) | points[starts + j]
-            unique, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-            firsts.append((name_of[starts[first]], np.full(len(unique), n), starts[first]))
-            rows_by_n.append(name_of[starts])
-            inverse_by_n.append(inverse.ravel())
-            codes_by_n.append(len(unique))
-        first_name = np.concatenate([f[0] for f in firsts])
-        first_n = np.concatenate([f[1] for f in firsts])
-        first_start = np.concatenate([f[2] for f in firsts])
-        order = np.lexsort((first_start, first_n, first_name))  # first seen: name, then n, then position
-        ids = np.empty(len(order), dtype=np.int64)
-        ids[order] = np.arange(len(order))
-        name_starts = ends - lengths
-        vocab = {}
-        for k in order.tolist():
-            name, start = int(first_name[k]), int(first_start[k])
-            offset = start - int(name_starts[name])
-            vocab[prepared[name][offset:offset + int(first_n[k])]] = len(vocab)
-        cols, base = [], 0
-        for count, inverse in zip(codes_by_n, inverse_by_n):
-            cols.append(ids[base + inverse])
-            base += count
-        rows = np.concatenate(rows_by_n)
-        cols_all = np.concatenate(cols).astype(np.int32)
-        counts = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols_all)),
-                               shape=(len(prepared), len(vocab)))
-        counts.sum_duplicates()
-        return vocab, counts
 
     def transform(self, strings: Sequence[str]) -> sp.csr_matrix:
         """Vectorise strings with the fitted vocabulary (unknown n-grams ignored).

@@ -339,9 +339,10 @@ def index_build(linker_dir: Path, workdir: Path, precision: str = "fp32", querie
     rebuilt_hits = None
     if queries is not None:
         settings, search_k, _ = component_defaults()
-        rebuilt = KnowledgeBaseLinker.from_disk(target, settings=settings, search_k=search_k)
-        set_precision(rebuilt.encoder, precision)
-        rebuilt_hits = hits(rebuilt, queries, secondary or {})
+        rebuilt_linker = KnowledgeBaseLinker.from_disk(target, settings=settings, search_k=search_k)
+        set_precision(rebuilt_linker.encoder, precision)
+        rebuilt_hits = hits(rebuilt_linker, queries, secondary or {})
+        del rebuilt_linker
     return {"names": len(reference), "n_trees": int(index_meta["n_trees"]), "precision": precision, "rebuilt_hits": rebuilt_hits,
             "seconds": round(sum(parts.values()), 2),
             "parts_seconds": {k: round(v, 2) for k, v in parts.items()},
@@ -398,10 +399,16 @@ def main(
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
     }
     todo = {s.strip() for s in sections.split(",") if s.strip()}
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_suffix(".partial.json")  # what is measured so far, in case a later part fails
+
+    def save_partial() -> None:
+        partial.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf8")
     other_trees = [int(t) for t in n_trees_sweep.split(",") if t.strip()]
     if "linking" in todo:
         msg.divider("Linking throughput")
         results["linking"] = linking_throughput(loaded, stream)
+        save_partial()
     if "options" in todo:
         msg.divider("Options: accuracy and speed")
     results["options"], results["annoy"], results["encoder"] = {}, {}, {}
@@ -411,6 +418,7 @@ def main(
         results["annoy"][kb] = annoy_recall(linker, queries["strings"], other_n_trees=other_trees, workdir=work)
         sample = [linker.reference_set.names[i] for i in numpy.random.default_rng(0).choice(len(linker.reference_set), min(20000, len(linker.reference_set)), replace=False)]
         results["encoder"][kb] = {"reference_names": encoder_throughput(linker, sample), "mentions": encoder_throughput(linker, distinct_mentions(stream, kb))}
+        save_partial()
     if build and "build" in todo:
         msg.divider("Index build")
         results["index_build"] = {}
@@ -418,12 +426,13 @@ def main(
             kb_secondary = secondary if kb == "chebi" else {}
             results["index_build"][kb] = index_build(path, work, precision, query_set(loaded[kb], all_mentions, kb_secondary), kb_secondary)
             msg.info(f"{kb}: index built in {results['index_build'][kb]['seconds']}s {results['index_build'][kb]['parts_seconds']}")
+            save_partial()
     if todo & {"pipeline", "load"}:
         run_pipeline(results, todo, all_mentions, loaded, linkers, captions, split, max_captions, pipeline, ner, threads, work)
     results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["targets"] = check_targets(results)
-    output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf8")
+    partial.unlink(missing_ok=True)
     write_markdown(results, output.with_suffix(".md"))
     print_targets(results)
     msg.good(f"Wrote {output} and {output.with_suffix('.md')}")
