@@ -62,6 +62,7 @@ case "$mode" in
 esac
 
 cd "$out"  # away from the repository, so nothing is imported from the work tree
+unset PYTHONPATH  # (tests set it to a copy of the repository) so only the venv's packages are imported
 "$out/venv/bin/python" - "$package" "$text" <<'PY'
 import json
 import sys
