@@ -17,6 +17,7 @@ import scipy.sparse as sp
 
 from .array_io import load_npz
 from .errors import ArtifactError
+from .sparse_cosine import l2_tfidf, pair_cosines
 
 FORMAT_VERSION = 2
 _WHITE_SPACES = re.compile(r"\s\s+")
@@ -188,14 +189,7 @@ class CharNgramTfidf:
         self._require_fitted()
         if len(queries) != len(name_indices):
             raise ValueError("queries and name_indices must have the same length")
-        lengths = np.array([len(c) for c in name_indices], dtype=np.int64)
-        flat = np.fromiter((j for c in name_indices for j in c), dtype=np.int64,
-                           count=int(lengths.sum()))
-        if flat.size and (flat.min() < 0 or flat.max() >= self.n_names):
-            raise IndexError(f"name index out of range [0, {self.n_names})")
-        q = self.transform(queries)[np.repeat(np.arange(len(queries)), lengths)]
-        scores = np.asarray(q.multiply(self.matrix[flat]).sum(axis=1), dtype=np.float32).ravel()
-        return np.split(scores, np.cumsum(lengths)[:-1]) if len(lengths) else []
+        return pair_cosines(self.transform(queries), self.matrix, name_indices)
 
     def to_disk(self, path: Union[str, Path]) -> None:
         """Save to one `.npz` file (no pickle)."""
@@ -260,13 +254,4 @@ class CharNgramTfidf:
         return m
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
-        m = counts.astype(np.float32)
-        if self.sublinear_tf:
-            np.log(m.data, out=m.data)
-            m.data += 1.0
-        m = sp.csr_matrix(m.multiply(self.idf[np.newaxis, :]), dtype=np.float32)
-        norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
-        norms[norms == 0] = 1.0
-        m = sp.csr_matrix(sp.diags(1.0 / norms).astype(np.float32) @ m)
-        m.sort_indices()
-        return m
+        return l2_tfidf(counts, self.idf, self.sublinear_tf)

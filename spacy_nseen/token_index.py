@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from .errors import ArtifactError
 from .greek_letters import spell_out_greek
+from .sparse_cosine import l2_tfidf, pair_cosines
 
 FORMAT_VERSION = 1
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -91,15 +92,9 @@ class NameTokenIndex:
 
     def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
         """Cosine between each query and its candidate names."""
-        q = self.transform(queries)
-        out = []
-        for r, candidates in enumerate(name_indices):
-            cand = numpy.asarray(candidates, dtype=numpy.int64)
-            if not len(cand):
-                out.append(numpy.zeros(0, dtype=numpy.float32))
-                continue
-            out.append(numpy.asarray((self.matrix[cand] @ q[r].T).toarray()).ravel().astype(numpy.float32))
-        return out
+        if len(queries) != len(name_indices):
+            raise ValueError("queries and name_indices must have the same length")
+        return pair_cosines(self.transform(queries), self.matrix, name_indices)
 
     def to_disk(self, path: Union[str, Path]) -> None:
         """Save to one `.npz` file (no pickle)."""
@@ -145,7 +140,4 @@ class NameTokenIndex:
         return counts
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
-        weighted = counts.multiply(self.idf[None, :]).tocsr() if counts.shape[1] else counts
-        norms = numpy.sqrt(numpy.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
-        norms[norms == 0] = 1.0
-        return sp.csr_matrix(sp.diags(1.0 / norms) @ weighted, dtype=numpy.float32)
+        return l2_tfidf(counts, self.idf)
