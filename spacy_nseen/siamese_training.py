@@ -192,16 +192,19 @@ def mine_hard_negatives(
     n_neighbors: int = 10,
     n_trees: int = 20,
     seed: int = 0,
+    vectors: Optional[numpy.ndarray] = None,
 ) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """Algorithm 1, lines 8–12: embed all names, and pair each with its neighbours of another entity.
 
     names (Sequence[str]): the reference names.
     name_entity (numpy.ndarray): the entity index of each name.
     n_neighbors (int): neighbours inspected per name.
+    vectors (Optional[numpy.ndarray]): the names' vectors, if the caller has already encoded them.
     RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): name indices (left, right) of the hard negatives,
         each unordered pair once.
     """
-    vectors = encode_names(encoder, list(names))
+    if vectors is None:
+        vectors = encode_names(encoder, list(names))
     index = AnnoyNameIndex.build(vectors, n_trees=n_trees, seed=seed)
     neighbours, _ = index.query(vectors, n_neighbors + 1)
     entity = numpy.asarray(name_entity)

@@ -46,14 +46,13 @@ def split_dev_names(name_entity: numpy.ndarray, n_dev: int, seed: int) -> numpy.
     return numpy.asarray(sorted(rows), dtype=numpy.int64)
 
 
-def dev_hits_at_1(encoder: Any, names: List[str], name_entity: numpy.ndarray, dev_rows: numpy.ndarray) -> float:
-    """Hits@1 of the held-out names against all other names (exact search)."""
+def dev_hits_at_1(vectors: numpy.ndarray, name_entity: numpy.ndarray, dev_rows: numpy.ndarray) -> float:
+    """Hits@1 of the held-out names against all other names (exact search over the name vectors)."""
     if not len(dev_rows):
         return float("nan")
-    keep = numpy.ones(len(names), dtype=bool)
+    keep = numpy.ones(len(vectors), dtype=bool)
     keep[dev_rows] = False
     index_rows = numpy.flatnonzero(keep)
-    vectors = encode_names(encoder, names)
     hits = 0
     for start in range(0, len(dev_rows), 256):
         rows = dev_rows[start : start + 256]
@@ -175,13 +174,15 @@ def train(
         epoch_losses = trainer.train_epochs(epochs_per_round, max_seconds=round_budget, on_step=on_step)
         bar.close()
         train_seconds = time.monotonic() - t0
-        dev = dev_hits_at_1(encoder, reference.names, name_entity, dev_rows)
+        # One encoding of every name per round serves the dev score and the mining.
+        vectors = encode_names(encoder, reference.names)
+        dev = dev_hits_at_1(vectors, name_entity, dev_rows)
         added = 0
         mine_seconds = 0.0
         if round_no < rounds - 1:
             t1 = time.monotonic()
             left, right = mine_hard_negatives(encoder, [reference.names[i] for i in train_rows], name_entity[train_rows],
-                                              n_neighbors=hard_neighbors, seed=seed)
+                                              n_neighbors=hard_neighbors, seed=seed, vectors=vectors[train_rows])
             left, right = train_rows[left], train_rows[right]
             added = store.append(left, right, 0.0, f"hard_negative_round{round_no + 1}")
             trainer.add_pairs(left, right, numpy.zeros(len(left), numpy.float32), weight=set_weight("hard_negative", weights))
