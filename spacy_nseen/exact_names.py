@@ -5,7 +5,7 @@ look-up loads as two memory-mapped arrays instead of two Python dicts of every n
 confirmed by recomputing the key of the candidate name, so a hash collision never yields a wrong row.
 """
 from hashlib import blake2b
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy
 
@@ -48,9 +48,10 @@ class ExactNameIndex:
             if len(hashes) != len(rows):
                 raise ValueError("key hashes and rows must have the same length")
         self.names = names
-        # Plain ndarray views (of a memory map after loading): numpy.memmap's own indexing is slower.
-        self.strict = (numpy.asarray(strict[0]), numpy.asarray(strict[1]))
-        self.loose = (numpy.asarray(loose[0]), numpy.asarray(loose[1]))
+        # Plain, aligned ndarray views (of a memory map after loading): numpy.memmap's own indexing is slower,
+        # and numpy copies a misaligned array on every search.
+        self.strict = (_aligned(strict[0]), _aligned(strict[1]))
+        self.loose = (_aligned(loose[0]), _aligned(loose[1]))
 
     @classmethod
     def build(cls, names: Sequence[str]) -> "ExactNameIndex":
@@ -72,13 +73,24 @@ class ExactNameIndex:
     def lookup(self, mention: str) -> Dict[int, int]:
         """RETURNS (Dict[int, int]): row → tier of the exactly matching names: strict matches first (tier 2),
         then loose-only matches (tier 1), each in row order."""
-        found: Dict[int, int] = {}
+        return self.lookup_many([mention])[0]
+
+    def lookup_many(self, mentions: Sequence[str]) -> List[Dict[int, int]]:
+        """`lookup` for each mention, with one array search per tier for all of them."""
+        found: List[Dict[int, int]] = [{} for _ in mentions]
         for tier, key_of, (hashes, rows) in ((STRICT_TIER, strict_key, self.strict), (LOOSE_TIER, loose_key, self.loose)):
-            key = key_of(mention)
-            if tier == LOOSE_TIER and not key:
-                continue
-            for row in _rows_with_key(hashes, rows, key, key_of, self.names):
-                found.setdefault(row, tier)
+            keys = [key_of(mention) for mention in mentions]
+            values = numpy.fromiter((key_hash(key) for key in keys), dtype=numpy.int64, count=len(keys))
+            starts = numpy.searchsorted(hashes, values, side="left")
+            ends = numpy.searchsorted(hashes, values, side="right")
+            for i in numpy.flatnonzero(ends > starts):
+                key = keys[i]
+                if tier == LOOSE_TIER and not key:  # no letter or digit: no loose match
+                    continue
+                for row in rows[starts[i] : ends[i]]:
+                    row = int(row)
+                    if row not in found[i] and key_of(self.names[row]) == key:
+                        found[i][row] = tier
         return found
 
     def to_arrays(self) -> Dict[str, numpy.ndarray]:
@@ -107,12 +119,6 @@ def _sorted(hashes: numpy.ndarray, rows: numpy.ndarray) -> Tuple[numpy.ndarray, 
     return hashes[order], rows[order]
 
 
-def _rows_with_key(
-    hashes: numpy.ndarray, rows: numpy.ndarray, key: str, key_of: Callable[[str], str], names: Sequence[str]
-) -> List[int]:
-    value = key_hash(key)
-    start = int(numpy.searchsorted(hashes, value, side="left"))
-    if start == len(hashes) or hashes[start] != value:
-        return []
-    end = int(numpy.searchsorted(hashes, value, side="right"))
-    return [int(row) for row in rows[start:end] if key_of(names[int(row)]) == key]
+def _aligned(array: numpy.ndarray) -> numpy.ndarray:
+    array = numpy.asarray(array)
+    return array if array.flags.aligned else array.copy()

@@ -208,26 +208,36 @@ class KnowledgeBaseLinker:
         settings = self.settings
         hybrid = mode == "hybrid"
         use_sparse = hybrid and self.tfidf is not None and settings.sparse_weight > 0
-        exact_rows = [self.exact_names.lookup(m) if hybrid and settings.exact_match else {} for m in mentions]
-        # With the short-cut, mentions that match names exactly skip the dense and sparse searches.
-        search = [r for r, exact in enumerate(exact_rows) if not (exact and settings.exact_short_cut)]
-        vectors = self.encode(mentions)
+        use_tokens = hybrid and self.tokens is not None and settings.token_weight > 0
+        if hybrid and settings.exact_match:
+            exact_rows = self.exact_names.lookup_many(mentions)
+        else:
+            exact_rows = [{} for _ in mentions]
+        # With the short-cut, mentions that match names exactly skip the dense and sparse searches; their
+        # vectors only order several exactly matching names, so a mention matching one name is not encoded.
+        shortcut = [bool(exact) and settings.exact_short_cut for exact in exact_rows]
+        search = [r for r, skip in enumerate(shortcut) if not skip]
+        encoded = [r for r, skip in enumerate(shortcut) if not skip or len(exact_rows[r]) > 1]
+        vectors = numpy.zeros((len(mentions), self.index.dim), dtype=numpy.float32)
+        if encoded:
+            vectors[encoded] = self.encode([mentions[r] for r in encoded])
         n_dense = max(1, min(settings.n_candidates, self.index.n_items))
         dense_ids = numpy.full((len(mentions), n_dense), -1, dtype=numpy.int64)
         dense_sims = numpy.full((len(mentions), n_dense), -numpy.inf, dtype=numpy.float32)
         sparse_ids = numpy.full((len(mentions), 0), -1, dtype=numpy.int64)
+        token_ids = numpy.full((len(mentions), 0), -1, dtype=numpy.int64)
+        sparse_queries = self.tfidf.transform(mentions) if use_sparse else None
+        token_queries = self.tokens.transform(mentions) if use_tokens else None
         if search:
             dense_ids[search], dense_sims[search] = self.index.query(vectors[search], settings.n_candidates, settings.search_threads)
             if use_sparse and settings.sparse_max_df > 0:
-                found, _ = self.tfidf.top_k([mentions[r] for r in search], settings.n_candidates, max_df=settings.sparse_max_df)
+                found, _ = self.tfidf.search(sparse_queries[search], settings.n_candidates, max_df=settings.sparse_max_df)
                 sparse_ids = numpy.full((len(mentions), found.shape[1]), -1, dtype=numpy.int64)
                 sparse_ids[search] = found
-        use_tokens = hybrid and self.tokens is not None and settings.token_weight > 0
-        token_ids = numpy.full((len(mentions), 0), -1, dtype=numpy.int64)
-        if use_tokens and search:
-            found, _ = self.tokens.top_k([mentions[r] for r in search], settings.n_candidates)
-            token_ids = numpy.full((len(mentions), found.shape[1]), -1, dtype=numpy.int64)
-            token_ids[search] = found
+            if use_tokens:
+                found, _ = self.tokens.search(token_queries[search], settings.n_candidates)
+                token_ids = numpy.full((len(mentions), found.shape[1]), -1, dtype=numpy.int64)
+                token_ids[search] = found
         pools: List[List[int]] = []
         for row, exact in enumerate(exact_rows):
             pool = [int(i) for i in dense_ids[row] if i >= 0]
@@ -236,12 +246,12 @@ class KnowledgeBaseLinker:
             pool.extend(exact)
             pools.append(list(dict.fromkeys(pool)))
         dense_scores = self._dense_scores(vectors, pools, dense_ids, dense_sims)
-        sparse_scores = self.tfidf.pair_scores(mentions, pools) if use_sparse else None
+        sparse_scores = self.tfidf.score(sparse_queries, pools) if use_sparse else None
+        token_scores = self.tokens.score(token_queries, pools) if use_tokens else None
         out: List[List[Candidate]] = []
         weight = settings.sparse_weight if use_sparse else 0.0
         fuzzy = settings.fuzzy_weight if hybrid else 0.0
         token_weight = settings.token_weight if use_tokens else 0.0
-        token_scores = self.tokens.pair_scores(mentions, pools) if use_tokens else None
         for row, pool in enumerate(pools):
             scores = (1.0 - weight - fuzzy - token_weight) * dense_scores[row]
             if token_scores is not None:

@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import scipy.sparse as sp
 
-from .array_io import load_npz
+from .array_io import load_npz, save_npz
 from .errors import ArtifactError
 from .sparse_cosine import l2_tfidf, pair_cosines
 
@@ -124,17 +124,24 @@ class CharNgramTfidf:
             (float32), both of shape (len(queries), min(k, n_names)), best first.
         """
         self._require_fitted()
+        return self.search(self.transform(queries), k, chunk_size=chunk_size, max_df=max_df)
+
+    def search(self, query_vectors: sp.csr_matrix, k: int = 10, *, chunk_size: int = 64,
+               max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:
+        """`top_k` for queries already vectorised by `transform`."""
+        self._require_fitted()
+        n_queries = query_vectors.shape[0]
         k = min(k, self.n_names)
-        out_idx = np.zeros((len(queries), k), dtype=np.int64)
-        out_score = np.zeros((len(queries), k), dtype=np.float32)
-        if k == 0 or not len(queries):
+        out_idx = np.zeros((n_queries, k), dtype=np.int64)
+        out_score = np.zeros((n_queries, k), dtype=np.float32)
+        if k == 0 or not n_queries:
             return out_idx, out_score
         if max_df < 1.0:
-            return self._top_k_rare(queries, k, max_df, chunk_size, out_idx, out_score)
+            return self._top_k_rare(query_vectors, k, max_df, chunk_size, out_idx, out_score)
         if self._matrix_t is None:
             self._matrix_t = self.matrix.T.tocsr()
-        q_all = self.transform(queries)
-        for start in range(0, len(queries), chunk_size):
+        q_all = query_vectors
+        for start in range(0, n_queries, chunk_size):
             sims = (q_all[start:start + chunk_size] @ self._matrix_t).toarray()
             if k < sims.shape[1]:
                 part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
@@ -148,7 +155,7 @@ class CharNgramTfidf:
             out_score[rows] = np.take_along_axis(part_scores, order, axis=1)
         return out_idx, out_score
 
-    def _top_k_rare(self, queries: Sequence[str], k: int, max_df: float, chunk_size: int,
+    def _top_k_rare(self, q_all: sp.csr_matrix, k: int, max_df: float, chunk_size: int,
                     out_idx: np.ndarray, out_score: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         max_count = int(max_df * self.n_names)
         rare_t = self._rare_t.get(max_count)
@@ -164,8 +171,7 @@ class CharNgramTfidf:
             rare = sp.csr_matrix((m.data[keep], m.indices[keep], indptr), shape=m.shape)
             rare_t = self._rare_t[max_count] = rare.T.tocsr()
         out_idx.fill(-1)
-        q_all = self.transform(queries)
-        for start in range(0, len(queries), chunk_size):
+        for start in range(0, q_all.shape[0], chunk_size):
             sims = q_all[start:start + chunk_size] @ rare_t
             sims.sort_indices()
             for row in range(sims.shape[0]):
@@ -189,19 +195,22 @@ class CharNgramTfidf:
         self._require_fitted()
         if len(queries) != len(name_indices):
             raise ValueError("queries and name_indices must have the same length")
-        return pair_cosines(self.transform(queries), self.matrix, name_indices)
+        return self.score(self.transform(queries), name_indices)
+
+    def score(self, query_vectors: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[np.ndarray]:
+        """`pair_scores` for queries already vectorised by `transform`."""
+        return pair_cosines(query_vectors, self.matrix, name_indices)
 
     def to_disk(self, path: Union[str, Path]) -> None:
         """Save to one `.npz` file (no pickle)."""
         self._require_fitted()
         m = self.matrix
         vocab = sorted(self.vocab, key=self.vocab.__getitem__)
-        np.savez(Path(path), format_version=np.array([FORMAT_VERSION]),
-                 ngram_range=np.array(self.ngram_range, dtype=np.int64),
-                 flags=np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool),
-                 vocab=np.array(vocab, dtype=np.str_), idf=self.idf,
-                 data=m.data, indices=m.indices, indptr=m.indptr,
-                 shape=np.array(m.shape, dtype=np.int64))
+        save_npz(Path(path), {
+            "format_version": np.array([FORMAT_VERSION]), "ngram_range": np.array(self.ngram_range, dtype=np.int64),
+            "flags": np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool),
+            "vocab": np.array(vocab, dtype=np.str_), "idf": self.idf, "data": m.data, "indices": m.indices,
+            "indptr": m.indptr, "shape": np.array(m.shape, dtype=np.int64)})
 
     @classmethod
     def from_disk(cls, path: Union[str, Path], *, mmap: bool = False) -> "CharNgramTfidf":

@@ -14,6 +14,7 @@ from typing import Dict, Iterable, List, Sequence, Tuple, Union
 import numpy
 import scipy.sparse as sp
 
+from .array_io import load_npz, save_npz
 from .errors import ArtifactError
 from .greek_letters import spell_out_greek
 from .sparse_cosine import l2_tfidf, pair_cosines
@@ -21,6 +22,8 @@ from .sparse_cosine import l2_tfidf, pair_cosines
 FORMAT_VERSION = 1
 _WORD_RE = re.compile(r"[^\W_]+")
 _ARRAYS = ("format_version", "vocab", "idf", "data", "indices", "indptr", "shape")
+# The inverted index (the matrix transposed), saved since the files that have it were written: optional.
+_POSTINGS = ("postings_data", "postings_indices", "postings_indptr")
 REBUILD = "Rebuild the linker (nlp.initialize() or the project's index step) or copy its complete directory."
 
 
@@ -70,38 +73,61 @@ class NameTokenIndex:
 
         RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): name indices (int64) and cosines (float32), (len(queries), k).
         """
+        return self.search(self.transform(queries), k, chunk_size)
+
+    def search(self, query_vectors: sp.csr_matrix, k: int, chunk_size: int = 256) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """`top_k` for queries already vectorised by `transform`."""
+        n_queries = query_vectors.shape[0]
         k = max(1, min(k, max(self.n_names, 1)))
-        out_idx = numpy.full((len(queries), k), -1, dtype=numpy.int64)
-        out_score = numpy.zeros((len(queries), k), dtype=numpy.float32)
-        if not len(queries) or not self.n_names:
+        out_idx = numpy.full((n_queries, k), -1, dtype=numpy.int64)
+        out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
+        if not n_queries or not self.n_names:
             return out_idx, out_score
-        if self._postings is None:
-            self._postings = self.matrix.T.tocsr()
-        q_all = self.transform(queries)
-        for start in range(0, len(queries), chunk_size):
-            sims = (q_all[start : start + chunk_size] @ self._postings).tocsr()
+        postings = self.postings
+        for start in range(0, n_queries, chunk_size):
+            sims = (query_vectors[start : start + chunk_size] @ postings).tocsr()
             for r in range(sims.shape[0]):
                 lo, hi = sims.indptr[r], sims.indptr[r + 1]
                 if lo == hi:
                     continue
                 cols, vals = sims.indices[lo:hi], sims.data[lo:hi]
+                if len(vals) > k:
+                    # Keep the k best and every name tied with the k-th, then order exactly as a full sort would.
+                    kth = vals[numpy.argpartition(-vals, k - 1)[k - 1]]
+                    keep = vals >= kth
+                    cols, vals = cols[keep], vals[keep]
                 order = numpy.lexsort((cols, -vals))[:k]
                 out_idx[start + r, : len(order)] = cols[order]
                 out_score[start + r, : len(order)] = vals[order]
         return out_idx, out_score
 
+    @property
+    def postings(self) -> sp.csr_matrix:
+        """RETURNS (sp.csr_matrix): the inverted index, (terms × names): the saved one, or built once."""
+        if self._postings is None:
+            self._postings = self.matrix.T.tocsr()
+        return self._postings
+
     def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
         """Cosine between each query and its candidate names."""
         if len(queries) != len(name_indices):
             raise ValueError("queries and name_indices must have the same length")
-        return pair_cosines(self.transform(queries), self.matrix, name_indices)
+        return self.score(self.transform(queries), name_indices)
+
+    def score(self, query_vectors: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
+        """`pair_scores` for queries already vectorised by `transform`."""
+        return pair_cosines(query_vectors, self.matrix, name_indices)
 
     def to_disk(self, path: Union[str, Path]) -> None:
-        """Save to one `.npz` file (no pickle)."""
+        """Save to one uncompressed, aligned `.npz` file (no pickle; memory-mapped by `from_disk`)."""
         vocab = sorted(self.vocab, key=self.vocab.__getitem__)
-        m = self.matrix
-        numpy.savez(Path(path), format_version=numpy.array([FORMAT_VERSION]), vocab=numpy.array(vocab, dtype=numpy.str_),
-                    idf=self.idf, data=m.data, indices=m.indices, indptr=m.indptr, shape=numpy.array(m.shape, dtype=numpy.int64))
+        m, postings = self.matrix, self.postings
+        save_npz(Path(path), {
+            "format_version": numpy.array([FORMAT_VERSION]), "vocab": numpy.array(vocab, dtype=numpy.str_),
+            "idf": self.idf, "data": m.data, "indices": m.indices, "indptr": m.indptr,
+            "shape": numpy.array(m.shape, dtype=numpy.int64), "postings_data": postings.data,
+            "postings_indices": postings.indices, "postings_indptr": postings.indptr,
+        })
 
     @classmethod
     def from_disk(cls, path: Union[str, Path]) -> "NameTokenIndex":
@@ -110,11 +136,11 @@ class NameTokenIndex:
         if not path.exists():
             raise ArtifactError(path, "name token index not found", REBUILD)
         try:
-            with numpy.load(path, allow_pickle=False) as f:
-                missing = [a for a in _ARRAYS if a not in f.files]
-                if missing:
-                    raise ArtifactError(path, f"arrays {missing} missing", REBUILD)
-                arrays = {a: f[a] for a in _ARRAYS}
+            stored = load_npz(path, mmap=True)
+            missing = [a for a in _ARRAYS if a not in stored]
+            if missing:
+                raise ArtifactError(path, f"arrays {missing} missing", REBUILD)
+            arrays = {a: stored[a] for a in _ARRAYS + _POSTINGS if a in stored}
         except ArtifactError:
             raise
         except Exception as err:  # BadZipFile, EOFError, ValueError, OSError
@@ -127,7 +153,9 @@ class NameTokenIndex:
         shape = tuple(int(x) for x in arrays["shape"])
         if len(self.vocab) != shape[1] or len(self.idf) != shape[1]:
             raise ArtifactError(path, "vocabulary, idf and matrix sizes disagree", REBUILD)
-        self.matrix = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=shape)
+        self.matrix = _csr(arrays["data"], arrays["indices"], arrays["indptr"], shape, path)
+        if all(a in arrays for a in _POSTINGS):
+            self._postings = _csr(arrays["postings_data"], arrays["postings_indices"], arrays["postings_indptr"], shape[::-1], path)
         return self
 
     @staticmethod
@@ -141,3 +169,12 @@ class NameTokenIndex:
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return l2_tfidf(counts, self.idf)
+
+
+def _csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...], path: Path) -> sp.csr_matrix:
+    """A CSR matrix over (memory-mapped) arrays, not copied; an ArtifactError if they cannot form one."""
+    n_rows, n_cols = (int(x) for x in shape)
+    if (indptr.shape != (n_rows + 1,) or len(data) != len(indices) or int(indptr[0]) != 0 or int(indptr[-1]) != len(data)
+            or (n_rows and numpy.diff(indptr).min() < 0) or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < n_cols)):
+        raise ArtifactError(path, "its sparse matrix arrays disagree (truncated or foreign file)", REBUILD)
+    return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)

@@ -56,3 +56,20 @@ def test_arrays_round_trip_and_changed_key_functions(monkeypatch):
     assert ExactNameIndex.from_arrays(NAMES, stale).lookup("foxp2") == {0: 2, 9: 2}
     with pytest.raises(ValueError):
         ExactNameIndex(NAMES, (numpy.zeros(2, numpy.int64), numpy.zeros(1, numpy.int32)), index.loose)
+
+
+def test_lookup_many_is_lookup_per_mention():
+    index = ExactNameIndex.build(NAMES)
+    assert index.lookup_many(MENTIONS) == [dict_lookup(NAMES, m) for m in MENTIONS]
+    assert index.lookup_many([]) == []
+
+
+def test_misaligned_saved_arrays_are_copied_once():
+    # numpy.savez may store an array at an offset that is not a multiple of 8; a search on such a map would
+    # copy it every time, so the index keeps an aligned copy.
+    index = ExactNameIndex.build(NAMES)
+    raw = numpy.zeros(len(index.loose[0]) * 8 + 4, dtype=numpy.uint8)
+    misaligned = numpy.frombuffer(raw.data, dtype=numpy.int64, count=len(index.loose[0]), offset=4)
+    assert not misaligned.flags.aligned
+    copied = ExactNameIndex(NAMES, index.strict, (misaligned, index.loose[1]))
+    assert copied.loose[0].flags.aligned

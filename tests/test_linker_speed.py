@@ -5,7 +5,7 @@ from typing import Dict, List, Tuple
 import numpy
 import pytest
 
-from spacy_nseen.array_io import load_npz
+from spacy_nseen.array_io import load_npz, save_npz
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.kb_linker import KIND_PRIORITY, Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker_io import INDEX_FILE, LOOKUP_FILE
@@ -19,15 +19,22 @@ MENTIONS = ["FOX-P2", "PLCγ2", "ras", "IKKε", "p53", "Histone H3", "🧬", "mT
 def test_load_npz_maps_stored_arrays(tmp_path):
     arrays = {"a": numpy.arange(10, dtype=numpy.int64), "b": numpy.asarray([[1.5, 2.0]], dtype=numpy.float32),
               "empty": numpy.zeros(0, dtype=numpy.int32), "text": numpy.asarray(["x", "yz"])}
+    save_npz(tmp_path / "aligned.npz", arrays)
     numpy.savez(tmp_path / "plain.npz", **arrays)
     numpy.savez_compressed(tmp_path / "packed.npz", **arrays)
-    for name in ("plain.npz", "packed.npz"):
+    for name in ("aligned.npz", "plain.npz", "packed.npz"):
         for mmap in (True, False):
             loaded = load_npz(tmp_path / name, mmap=mmap)
             assert set(loaded) == set(arrays)
             for key, value in arrays.items():
                 numpy.testing.assert_array_equal(loaded[key], value)
-    assert isinstance(load_npz(tmp_path / "plain.npz")["a"], numpy.memmap)
+                assert loaded[key].flags.aligned
+    with numpy.load(tmp_path / "aligned.npz", allow_pickle=False) as archive:  # still a standard .npz
+        assert sorted(archive.files) == sorted(arrays)
+        numpy.testing.assert_array_equal(archive["b"], arrays["b"])
+    aligned = load_npz(tmp_path / "aligned.npz")
+    for key in ("a", "b", "text"):
+        assert isinstance(aligned[key], numpy.memmap) and aligned[key].ctypes.data % 64 == 0
     data = (tmp_path / "plain.npz").read_bytes()
     (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
     with pytest.raises(Exception):
