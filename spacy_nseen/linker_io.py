@@ -16,7 +16,7 @@ import numpy
 from thinc.api import Model
 
 from .about import ARTIFACT_FORMAT_VERSION, __version__
-from .array_io import load_npz
+from .array_io import load_npz, save_npz
 from .encoder_io import build_encoder_from_disk, load_encoder_weights, save_encoder
 from .errors import ArtifactError
 from .exact_names import ExactNameIndex
@@ -46,7 +46,7 @@ def save_linker(linker: KnowledgeBaseLinker, directory: Union[str, Path]) -> Non
     lookup.update({f"exact_{key}": value for key, value in linker.exact_names.to_arrays().items()})
     lookup["lookup_version"] = numpy.asarray([LOOKUP_VERSION], dtype=numpy.int64)
     lookup["reference_file_size"] = numpy.asarray([(directory / REFERENCE_FILE).stat().st_size], dtype=numpy.int64)
-    numpy.savez(directory / LOOKUP_FILE, **lookup)
+    save_npz(directory / LOOKUP_FILE, lookup)
     linker.index.save(directory / INDEX_FILE)
     tokens_path = directory / TOKENS_FILE
     if linker.tokens is not None:

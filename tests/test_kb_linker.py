@@ -2,10 +2,14 @@ import numpy
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from spacy_nseen.encoder_layer import encode_names
 from spacy_nseen.errors import ArtifactError
+from spacy_nseen.exact_names import ExactNameIndex
 from spacy_nseen.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker_io import META_FILE, REFERENCE_FILE, TFIDF_FILE
 from spacy_nseen.name_index import AnnoyNameIndex
+from spacy_nseen.ngram_tfidf import CharNgramTfidf
+from spacy_nseen.token_index import NameTokenIndex
 from spacy_nseen.reference_set import ReferenceSet
 
 MENTIONS = ["FOX-P2", "PLCγ2", "ras", "IKKε", "p53", "Histone H3", "🧬", "mTOR"]
@@ -209,3 +213,28 @@ def test_load_errors(linker_dirs, tmp_path):
     (copy / META_FILE).write_text("{}")
     with pytest.raises(ArtifactError, match="not valid linker metadata"):
         KnowledgeBaseLinker.from_disk(copy)
+
+
+def test_build_fits_every_part_and_times_it(toy_encoder, toy_reference):
+    linker = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5)
+    assert set(linker.build_seconds) == {"encode", "annoy", "tfidf", "tokens", "exact_keys", "total"}
+    assert all(seconds >= 0 for seconds in linker.build_seconds.values())
+    # The parts fitted in the second thread are the same as fitted alone.
+    names = toy_reference.names
+    assert (linker.tfidf.matrix != CharNgramTfidf().fit(names).matrix).nnz == 0
+    assert (linker.tokens.matrix != NameTokenIndex().fit(names).matrix).nnz == 0
+    assert linker.exact_names.lookup("FOXP2") == ExactNameIndex.build(names).lookup("FOXP2")
+    without = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5, with_tfidf=False)
+    assert without.tfidf is None and without.tokens is None and "tfidf" not in without.build_seconds
+
+
+def test_build_precision_applies_to_reference_names_only(toy_encoder, toy_reference):
+    assert toy_encoder.attrs["precision"] == "fp32"
+    linker = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5, build_precision="bf16")
+    assert toy_encoder.attrs["precision"] == "fp32"  # restored: mentions are encoded in fp32
+    fp32 = encode_names(toy_encoder, toy_reference.names)
+    assert numpy.abs(linker.index.vectors - fp32).max() > 0  # the names were encoded in bf16
+    numpy.testing.assert_allclose(linker.index.vectors, fp32, atol=0.05)
+    assert linker.link(["FOXP2"])[0][0].score == 1.0
+    with pytest.raises(ValueError, match="build_precision"):
+        KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, build_precision="fp8")

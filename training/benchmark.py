@@ -310,44 +310,43 @@ def encoder_throughput(linker: KnowledgeBaseLinker, names: Sequence[str]) -> Dic
 # Index build -------------------------------------------------------------------------------------------
 
 
-def index_build(linker_dir: Path, workdir: Path, precision: str = "fp32", queries: Optional[Dict[str, Any]] = None,
-                secondary: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
-    """Rebuild a linker's index from its encoder and reference set, timing each part; sizes of the files.
-    With `queries`, also the Hits@1 of the rebuilt linker (whose names were encoded at `precision`)."""
+def index_build(linker_dir: Path, workdir: Path, precision: Optional[str] = None, queries: Optional[Dict[str, Any]] = None,
+                secondary: Optional[Dict[str, str]] = None, n_trees: Optional[int] = None) -> Dict[str, Any]:
+    """Rebuild a linker from its encoder and reference set with `KnowledgeBaseLinker.build` (what
+    `training.build_linker` and `nseen_linker.initialize` run), timing each part; sizes of the files.
+    precision: the build precision of the reference names (None: the encoder's). With `queries`, also the
+    Hits@1 of the rebuilt linker."""
     from spacy_nseen.encoder_io import build_encoder_from_disk
-    from spacy_nseen.encoder_layer import encode_names
-    from spacy_nseen.exact_names import ExactNameIndex
-    from spacy_nseen.name_index import AnnoyNameIndex
-    from spacy_nseen.ngram_tfidf import CharNgramTfidf
     from spacy_nseen.reference_set import ReferenceSet
 
     meta = json.loads((linker_dir / "linker.json").read_text(encoding="utf8"))
     index_meta = json.loads((linker_dir / "names.ann.json").read_text(encoding="utf8"))
+    n_trees = int(index_meta["n_trees"]) if n_trees is None else n_trees
     encoder = build_encoder_from_disk(linker_dir)
-    set_precision(encoder, precision)
     reference, read_s = timed(lambda: ReferenceSet.from_tsv(linker_dir / "reference.tsv.gz"))
-    vectors, encode_s = timed(lambda: encode_names(encoder, reference.names))
-    index, annoy_s = timed(lambda: AnnoyNameIndex.build(vectors, n_trees=int(index_meta["n_trees"]), seed=int(index_meta.get("seed", 0))))
-    tfidf, tfidf_s = timed(lambda: CharNgramTfidf().fit(reference.names) if meta.get("has_tfidf") else None)
-    exact, exact_s = timed(lambda: ExactNameIndex.build(reference.names))
-    linker = KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, exact_names=exact)
+    linker, build_s = timed(lambda: KnowledgeBaseLinker.build(
+        str(meta["name"]), encoder, reference, n_trees=n_trees, seed=int(index_meta.get("seed", 0)),
+        with_tfidf=bool(meta.get("has_tfidf")), build_precision=precision))
     target = workdir / f"rebuilt_{meta['name']}"
     _, save_s = timed(lambda: linker.to_disk(target))
     sizes = {p.name: p.stat().st_size for p in sorted(linker_dir.iterdir()) if p.is_file()}
     rebuilt = {p.name: p.stat().st_size for p in sorted(target.iterdir()) if p.is_file()}
-    parts = {"read": read_s, "encode": encode_s, "annoy": annoy_s, "tfidf": tfidf_s, "exact_keys": exact_s, "save": save_s}
+    parts = {"read": read_s, "build": build_s, "save": save_s}
+    build_parts = dict(linker.build_seconds)
+    del linker
     rebuilt_hits = None
     if queries is not None:
         settings, search_k, _ = component_defaults()
         rebuilt_linker = KnowledgeBaseLinker.from_disk(target, settings=settings, search_k=search_k)
-        set_precision(rebuilt_linker.encoder, precision)
         rebuilt_hits = hits(rebuilt_linker, queries, secondary or {})
         del rebuilt_linker
-    return {"names": len(reference), "n_trees": int(index_meta["n_trees"]), "precision": precision, "rebuilt_hits": rebuilt_hits,
+    return {"names": len(reference), "n_trees": n_trees, "build_precision": precision or "encoder's", "rebuilt_hits": rebuilt_hits,
             "seconds": round(sum(parts.values()), 2),
             "parts_seconds": {k: round(v, 2) for k, v in parts.items()},
+            "build_parts_seconds": build_parts,
             "size_mb": round(sum(sizes.values()) / 1e6, 1), "files_mb": {k: round(v / 1e6, 2) for k, v in sizes.items()},
-            "rebuilt_size_mb": round(sum(rebuilt.values()) / 1e6, 1)}
+            "rebuilt_size_mb": round(sum(rebuilt.values()) / 1e6, 1),
+            "rebuilt_files_mb": {k: round(v / 1e6, 2) for k, v in rebuilt.items()}}
 
 
 # Command -----------------------------------------------------------------------------------------------

@@ -31,6 +31,8 @@ def build_linker(
     tfidf: bool = typer.Option(True, help="Also build the TF-IDF matrix for hybrid re-ranking"),
     threads: int = typer.Option(1, help="torch threads"),
     seed: int = typer.Option(0, help="Annoy seed"),
+    build_precision: str = typer.Option("", "--build-precision",
+                                        help="Encoder precision for the reference names: fp32, bf16 or int8 (default: the encoder's)"),
 ) -> None:
     """Embed every reference name and write a complete linker directory."""
     torch.set_num_threads(threads)
@@ -40,7 +42,7 @@ def build_linker(
     reference = ReferenceSet.from_tsv(reference_path)
     loaded = time.monotonic()
     linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, search_k=search_k, seed=seed,
-                                       settings=LinkerSettings(), with_tfidf=tfidf)
+                                       settings=LinkerSettings(), with_tfidf=tfidf, build_precision=build_precision or None)
     built = time.monotonic()
     linker.to_disk(output)
     sizes = {p.name: p.stat().st_size for p in output.iterdir() if p.is_file()}
@@ -51,6 +53,8 @@ def build_linker(
         "n_trees": n_trees,
         "load_seconds": round(loaded - start, 2),
         "build_seconds": round(built - loaded, 2),
+        "build_parts_seconds": linker.build_seconds,
+        "build_precision": build_precision or "encoder's",
         "save_seconds": round(time.monotonic() - built, 2),
         "bytes": sizes,
     }
