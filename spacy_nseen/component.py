@@ -21,6 +21,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
 from .encoder_io import load_encoder_weights
+from .encoder_layer import PRECISIONS
 from .errors import ArtifactError, NotInitializedError
 from .kb_linker import MODES, Candidate, KnowledgeBaseLinker, LinkerSettings
 from .linker_io import load_linker, save_linker
@@ -80,7 +81,8 @@ def register_extensions() -> None:
         "exact_short_cut": True,
         "search_threads": 1,
         "cache_size": 100_000,
-        "n_trees": 50,
+        "n_trees": 20,
+        "build_precision": "bf16",
         "search_k": 500,
         "seed": 0,
         "batch_size": 256,
@@ -107,6 +109,7 @@ def make_nseen_linker(
     search_threads: int,
     cache_size: int,
     n_trees: int,
+    build_precision: str,
     search_k: int,
     seed: int,
     batch_size: int,
@@ -134,6 +137,7 @@ def make_nseen_linker(
             search_threads=search_threads,
         ),
         n_trees=n_trees,
+        build_precision=build_precision,
         search_k=search_k,
         seed=seed,
         batch_size=batch_size,
@@ -156,7 +160,8 @@ class NseenLinker(Pipe):
         overwrite: bool = True,
         mode: str = "hybrid",
         settings: Optional[LinkerSettings] = None,
-        n_trees: int = 50,
+        n_trees: int = 20,
+        build_precision: str = "bf16",
         search_k: int = -1,
         seed: int = 0,
         batch_size: int = 256,
@@ -170,6 +175,8 @@ class NseenLinker(Pipe):
             raise ValueError(f"nseen_linker: mode must be one of {MODES}, got {mode!r}")
         if n_trees < 1 or batch_size < 1:
             raise ValueError("nseen_linker: n_trees and batch_size must be positive")
+        if build_precision not in PRECISIONS:
+            raise ValueError(f"nseen_linker: build_precision must be one of {PRECISIONS}, got {build_precision!r}")
         register_extensions()
         self.vocab = vocab
         self.model = model
@@ -181,6 +188,7 @@ class NseenLinker(Pipe):
         self.mode = mode
         self.settings = settings or LinkerSettings()
         self.n_trees = n_trees
+        self.build_precision = build_precision
         self.search_k = search_k
         self.seed = seed
         self.batch_size = batch_size
@@ -230,7 +238,7 @@ class NseenLinker(Pipe):
                 reference = ReferenceSet.from_tsv(reference_sets[kb])
                 built[kb] = KnowledgeBaseLinker.build(
                     kb, encoder, reference, n_trees=self.n_trees, search_k=self.search_k, seed=self.seed,
-                    settings=self.settings, with_tfidf=True,
+                    settings=self.settings, with_tfidf=True, build_precision=self.build_precision,
                 )
             else:
                 raise ValueError(

@@ -55,7 +55,7 @@ def save_linker(linker: KnowledgeBaseLinker, directory: Union[str, Path]) -> Non
         tokens_path.unlink()
     tfidf_path = directory / TFIDF_FILE
     if linker.tfidf is not None:
-        linker.tfidf.to_disk(tfidf_path)
+        linker.tfidf.to_disk(tfidf_path, rare_max_df=linker.settings.sparse_max_df)
     elif tfidf_path.exists():
         tfidf_path.unlink()
     meta = {

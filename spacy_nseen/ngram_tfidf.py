@@ -24,6 +24,8 @@ _WHITE_SPACES = re.compile(r"\s\s+")
 _DASH_TABLE = {ord(c): "-" for c in "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
 _ARRAYS = ("format_version", "ngram_range", "flags", "vocab", "idf",
            "data", "indices", "indptr", "shape")
+# Optional: the rare n-grams' postings for one max_df (see `rare_postings`).
+_RARE_ARRAYS = ("rare_max_count", "rare_data", "rare_indices", "rare_indptr")
 
 
 class CharNgramTfidf:
@@ -157,19 +159,7 @@ class CharNgramTfidf:
 
     def _top_k_rare(self, q_all: sp.csr_matrix, k: int, max_df: float, chunk_size: int,
                     out_idx: np.ndarray, out_score: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-        max_count = int(max_df * self.n_names)
-        rare_t = self._rare_t.get(max_count)
-        if rare_t is None:
-            m = self.matrix
-            df = np.bincount(m.indices, minlength=m.shape[1])
-            keep = (df <= max_count)[m.indices]
-            counts = np.zeros(m.shape[0], dtype=np.int64)
-            filled = np.diff(m.indptr) > 0
-            if filled.any():
-                counts[filled] = np.add.reduceat(keep, m.indptr[:-1][filled], dtype=np.int64)
-            indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-            rare = sp.csr_matrix((m.data[keep], m.indices[keep], indptr), shape=m.shape)
-            rare_t = self._rare_t[max_count] = rare.T.tocsr()
+        rare_t = self.rare_postings(max_df)
         out_idx.fill(-1)
         for start in range(0, q_all.shape[0], chunk_size):
             sims = q_all[start:start + chunk_size] @ rare_t
@@ -184,6 +174,24 @@ class CharNgramTfidf:
                 out_idx[start + row, :len(order)] = names[order]
                 out_score[start + row, :len(order)] = scores[order]
         return out_idx, out_score
+
+    def rare_postings(self, max_df: float) -> sp.csr_matrix:
+        """The inverted index (n-grams × names) of the n-grams found in at most `max_df` of the names:
+        saved by `to_disk(rare_max_df=max_df)`, or built once per value."""
+        max_count = int(max_df * self.n_names)
+        rare_t = self._rare_t.get(max_count)
+        if rare_t is None:
+            m = self.matrix
+            df = np.bincount(m.indices, minlength=m.shape[1])
+            keep = (df <= max_count)[m.indices]
+            counts = np.zeros(m.shape[0], dtype=np.int64)
+            filled = np.diff(m.indptr) > 0
+            if filled.any():
+                counts[filled] = np.add.reduceat(keep, m.indptr[:-1][filled], dtype=np.int64)
+            indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            rare = sp.csr_matrix((m.data[keep], m.indices[keep], indptr), shape=m.shape)
+            rare_t = self._rare_t[max_count] = rare.T.tocsr()
+        return rare_t
 
     def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]
                     ) -> List[np.ndarray]:
@@ -201,16 +209,25 @@ class CharNgramTfidf:
         """`pair_scores` for queries already vectorised by `transform`."""
         return pair_cosines(query_vectors, self.matrix, name_indices)
 
-    def to_disk(self, path: Union[str, Path]) -> None:
-        """Save to one `.npz` file (no pickle)."""
+    def to_disk(self, path: Union[str, Path], rare_max_df: Optional[float] = None) -> None:
+        """Save to one uncompressed, aligned `.npz` file (no pickle; memory-mapped by `from_disk`).
+
+        rare_max_df (Optional[float]): also save `rare_postings(rare_max_df)`, so that a search with this
+            `max_df` reads them from the file instead of building them in memory.
+        """
         self._require_fitted()
         m = self.matrix
+        rare = {}
+        if rare_max_df is not None and 0 < rare_max_df < 1:
+            postings = self.rare_postings(rare_max_df)
+            rare = {"rare_max_count": np.array([int(rare_max_df * self.n_names)], dtype=np.int64),
+                    "rare_data": postings.data, "rare_indices": postings.indices, "rare_indptr": postings.indptr}
         vocab = sorted(self.vocab, key=self.vocab.__getitem__)
         save_npz(Path(path), {
             "format_version": np.array([FORMAT_VERSION]), "ngram_range": np.array(self.ngram_range, dtype=np.int64),
             "flags": np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool),
             "vocab": np.array(vocab, dtype=np.str_), "idf": self.idf, "data": m.data, "indices": m.indices,
-            "indptr": m.indptr, "shape": np.array(m.shape, dtype=np.int64)})
+            "indptr": m.indptr, "shape": np.array(m.shape, dtype=np.int64), **rare})
 
     @classmethod
     def from_disk(cls, path: Union[str, Path], *, mmap: bool = False) -> "CharNgramTfidf":
@@ -248,6 +265,13 @@ class CharNgramTfidf:
             raise ArtifactError(path, "vocabulary, idf and matrix sizes disagree", fix)
         self.matrix = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]),
                                     shape=shape)
+        if all(a in stored for a in _RARE_ARRAYS):
+            data, indices, indptr = (stored[a] for a in _RARE_ARRAYS[1:])
+            if (indptr.shape != (shape[1] + 1,) or len(data) != len(indices) or int(indptr[-1]) != len(data)
+                    or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < shape[0])):
+                raise ArtifactError(path, "its rare n-gram postings disagree with the matrix", fix)
+            postings = sp.csr_matrix((data, indices, indptr), shape=(shape[1], shape[0]), copy=False)
+            self._rare_t[int(stored["rare_max_count"][0])] = postings
         return self
 
     def _require_fitted(self) -> None:

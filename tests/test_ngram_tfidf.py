@@ -75,3 +75,21 @@ def test_padding_unifies_unicode_dashes() -> None:
     t = CharNgramTfidf((2, 3)).fit(["IL-2", "IL-6"])
     idx, score = t.top_k(["IL\u20102"], 1)
     assert idx[0, 0] == 0 and abs(score[0, 0] - 1.0) < 1e-5
+
+
+def test_saved_rare_postings_are_read_not_rebuilt(tmp_path):
+    names = NAMES * 3 + [f"kinase {i}" for i in range(30)]
+    index = CharNgramTfidf().fit(names)
+    queries = ["kinase 7", "PLCγ2", "histone"]
+    expected = index.top_k(queries, 5, max_df=0.2)
+    index.to_disk(tmp_path / "tfidf.npz", rare_max_df=0.2)
+    loaded = CharNgramTfidf.from_disk(tmp_path / "tfidf.npz", mmap=True)
+    (saved,) = loaded._rare_t.values()
+    assert not saved.data.flags.owndata  # a view of the file map
+    assert (saved != index.rare_postings(0.2)).nnz == 0
+    got = loaded.top_k(queries, 5, max_df=0.2)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_allclose(got[1], expected[1])
+    assert list(loaded._rare_t) == [int(0.2 * len(names))]  # no postings built for the saved max_df
+    ids, _ = loaded.search(loaded.transform(queries), 5, max_df=0.5)  # another max_df: built on demand
+    assert ids.shape == (3, 5) and len(loaded._rare_t) == 2

@@ -86,6 +86,13 @@ def component_defaults() -> Tuple[LinkerSettings, int, str]:
     return LinkerSettings.from_dict(config), int(config["search_k"]), str(config["encoder"]["precision"])
 
 
+def component_build_precision() -> str:
+    """RETURNS (str): the precision `nseen_linker` encodes reference names at when it builds an index."""
+    from spacy.language import Language
+
+    return str(Language.get_factory_meta("nseen_linker").default_config["build_precision"])
+
+
 # Linking throughput ------------------------------------------------------------------------------------
 
 
@@ -423,7 +430,7 @@ def main(
         results["index_build"] = {}
         for kb, path in zip(loaded, linkers):
             kb_secondary = secondary if kb == "chebi" else {}
-            results["index_build"][kb] = index_build(path, work, precision, query_set(loaded[kb], all_mentions, kb_secondary), kb_secondary)
+            results["index_build"][kb] = index_build(path, work, component_build_precision(), query_set(loaded[kb], all_mentions, kb_secondary), kb_secondary)
             msg.info(f"{kb}: index built in {results['index_build'][kb]['seconds']}s {results['index_build'][kb]['parts_seconds']}")
             save_partial()
     if todo & {"pipeline", "load"}:

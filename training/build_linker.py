@@ -26,13 +26,13 @@ def build_linker(
     reference_path: Path = typer.Argument(..., help="Reference set TSV (kb_id, name, kind)"),
     output: Path = typer.Argument(..., help="Linker directory to write"),
     kb_name: str = typer.Option("", "--kb-name", help="Reference set name (default: the TSV's stem)"),
-    n_trees: int = typer.Option(50, help="Annoy trees"),
+    n_trees: int = typer.Option(20, help="Annoy trees"),
     search_k: int = typer.Option(-1, help="Annoy search_k (-1: n_trees × n)"),
     tfidf: bool = typer.Option(True, help="Also build the TF-IDF matrix for hybrid re-ranking"),
     threads: int = typer.Option(1, help="torch threads"),
     seed: int = typer.Option(0, help="Annoy seed"),
-    build_precision: str = typer.Option("", "--build-precision",
-                                        help="Encoder precision for the reference names: fp32, bf16 or int8 (default: the encoder's)"),
+    build_precision: str = typer.Option("bf16", "--build-precision",
+                                        help="Encoder precision for the reference names: fp32, bf16 or int8"),
 ) -> None:
     """Embed every reference name and write a complete linker directory."""
     torch.set_num_threads(threads)
@@ -42,7 +42,7 @@ def build_linker(
     reference = ReferenceSet.from_tsv(reference_path)
     loaded = time.monotonic()
     linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, search_k=search_k, seed=seed,
-                                       settings=LinkerSettings(), with_tfidf=tfidf, build_precision=build_precision or None)
+                                       settings=LinkerSettings(), with_tfidf=tfidf, build_precision=build_precision)
     built = time.monotonic()
     linker.to_disk(output)
     sizes = {p.name: p.stat().st_size for p in output.iterdir() if p.is_file()}
@@ -54,7 +54,7 @@ def build_linker(
         "load_seconds": round(loaded - start, 2),
         "build_seconds": round(built - loaded, 2),
         "build_parts_seconds": linker.build_seconds,
-        "build_precision": build_precision or "encoder's",
+        "build_precision": build_precision,
         "save_seconds": round(time.monotonic() - built, 2),
         "bytes": sizes,
     }

@@ -104,7 +104,8 @@ def train(
         help="Sampling weight per pair set (prefix of the set name); an epoch draws with replacement",
     ),
     n_dev: int = typer.Option(1000, help="Held-out reference names for the dev score"),
-    n_trees: int = typer.Option(50, help="Annoy trees of the final index"),
+    n_trees: int = typer.Option(20, help="Annoy trees of the final index"),
+    build_precision: str = typer.Option("bf16", "--build-precision", help="Encoder precision for the reference names of the final index: fp32, bf16 or int8"),
     threads: int = typer.Option(1, help="torch threads"),
     seed: int = typer.Option(0, help="Random seed"),
     resume: bool = typer.Option(False, help="Continue from <output>/checkpoint"),
@@ -210,7 +211,7 @@ def train(
         (checkpoint / "state.json").write_text(json.dumps(state))
     save_encoder(encoder, output / "encoder")
     t2 = time.monotonic()
-    linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, seed=seed)
+    linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, seed=seed, build_precision=build_precision)
     linker.to_disk(output / "linker")
     summary = {
         "kb": kb_name,
