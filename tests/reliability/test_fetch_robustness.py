@@ -5,11 +5,10 @@ re-download leaves the earlier complete file in place."""
 import gzip
 import hashlib
 import shutil
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from local_http import Route, serve
 
 from training.build_reference_sets import build_reference_sets
 from training.data_errors import DataFileError, DownloadError
@@ -102,32 +101,12 @@ def test_a_damaged_pair_store_is_an_error(tmp_path, damage):
         PairStore.load(tmp_path / "pairs.npz")
 
 
-class Handler(BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802
-        self.send_response(200)
-        if self.path == "/complete":
-            self.send_header("Content-Length", str(len(PAYLOAD)))
-            self.end_headers()
-            self.wfile.write(PAYLOAD)
-            return
-        # no Content-Length: the client cannot tell that the connection was cut
-        self.end_headers()
-        self.wfile.write(PAYLOAD[: len(PAYLOAD) // 2])
-        self.wfile.flush()
-        self.close_connection = True
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def server():
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    # /cut sends no Content-Length: the client cannot tell that the connection was cut
+    routes = {"/complete": Route(PAYLOAD), "/cut": Route(PAYLOAD, sent=len(PAYLOAD) // 2, content_length=False)}
+    with serve(routes) as url:
+        yield url
 
 
 def test_a_cut_without_content_length_is_a_checksum_mismatch(server, tmp_path):

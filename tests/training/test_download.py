@@ -1,9 +1,8 @@
 import hashlib
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from local_http import Route, serve
 
 from training.data_errors import DataFileError, DownloadError
 from training.download import copy_from_mirror, download, resolve_mirror
@@ -12,36 +11,11 @@ from training.fetch import fetch
 PAYLOAD = b"kb_id\tname\n" * 500
 
 
-class Handler(BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802
-        if self.path == "/cut":
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(PAYLOAD)))
-            self.end_headers()
-            self.wfile.write(PAYLOAD[:100])
-            self.wfile.flush()
-            self.close_connection = True
-            return
-        if self.path == "/missing":
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(PAYLOAD)))
-        self.end_headers()
-        self.wfile.write(PAYLOAD)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def server():
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    routes = {"/ok": Route(PAYLOAD), "/cut": Route(PAYLOAD, sent=100), "/missing": Route(status=404)}
+    with serve(routes) as url:
+        yield url
 
 
 def test_download_with_checksum(server, tmp_path):
