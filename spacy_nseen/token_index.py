@@ -21,7 +21,10 @@ from .sparse_cosine import l2_tfidf, pair_cosines
 
 FORMAT_VERSION = 1
 _WORD_RE = re.compile(r"[^\W_]+")
-_ARRAYS = ("format_version", "vocab", "idf", "data", "indices", "indptr", "shape")
+_ARRAYS = ("format_version", "idf", "data", "indices", "indptr", "shape")
+# The vocabulary: "vocab_utf8" (the terms joined by newlines, UTF-8 bytes; terms are letters and digits only),
+# or, in files written before it, "vocab" (a fixed-width unicode array, as wide as the longest term).
+_VOCAB_ARRAYS = ("vocab_utf8", "vocab")
 # The inverted index (the matrix transposed), saved since the files that have it were written: optional.
 _POSTINGS = ("postings_data", "postings_indices", "postings_indptr")
 REBUILD = "Rebuild the linker (nlp.initialize() or the project's index step) or copy its complete directory."
@@ -123,7 +126,8 @@ class NameTokenIndex:
         vocab = sorted(self.vocab, key=self.vocab.__getitem__)
         m, postings = self.matrix, self.postings
         save_npz(Path(path), {
-            "format_version": numpy.array([FORMAT_VERSION]), "vocab": numpy.array(vocab, dtype=numpy.str_),
+            "format_version": numpy.array([FORMAT_VERSION]),
+            "vocab_utf8": numpy.frombuffer("\n".join(vocab).encode("utf8"), dtype=numpy.uint8),
             "idf": self.idf, "data": m.data, "indices": m.indices, "indptr": m.indptr,
             "shape": numpy.array(m.shape, dtype=numpy.int64), "postings_data": postings.data,
             "postings_indices": postings.indices, "postings_indptr": postings.indptr,
@@ -137,10 +141,15 @@ class NameTokenIndex:
             raise ArtifactError(path, "name token index not found", REBUILD)
         try:
             stored = load_npz(path, mmap=True)
-            missing = [a for a in _ARRAYS if a not in stored]
+            missing = [a for a in _ARRAYS if a not in stored] + ([] if any(a in stored for a in _VOCAB_ARRAYS) else ["vocab_utf8"])
             if missing:
                 raise ArtifactError(path, f"arrays {missing} missing", REBUILD)
-            arrays = {a: stored[a] for a in _ARRAYS + _POSTINGS if a in stored}
+            arrays = {a: stored[a] for a in _ARRAYS + _POSTINGS + _VOCAB_ARRAYS if a in stored}
+            if "vocab_utf8" in arrays:
+                text = numpy.asarray(arrays["vocab_utf8"], dtype=numpy.uint8).tobytes().decode("utf8")
+                terms = text.split("\n") if text else []
+            else:
+                terms = arrays["vocab"].tolist()
         except ArtifactError:
             raise
         except Exception as err:  # BadZipFile, EOFError, ValueError, OSError
@@ -148,7 +157,7 @@ class NameTokenIndex:
         if int(arrays["format_version"][0]) != FORMAT_VERSION:
             raise ArtifactError(path, f"format version {int(arrays['format_version'][0])} is not {FORMAT_VERSION}", REBUILD)
         self = cls()
-        self.vocab = {t: i for i, t in enumerate(arrays["vocab"].tolist())}
+        self.vocab = {t: i for i, t in enumerate(terms)}
         self.idf = arrays["idf"].astype(numpy.float32)
         shape = tuple(int(x) for x in arrays["shape"])
         if len(self.vocab) != shape[1] or len(self.idf) != shape[1]:

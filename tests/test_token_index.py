@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+from spacy_nseen.array_io import load_npz
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.token_index import NameTokenIndex, name_terms
 
@@ -84,6 +85,9 @@ def test_saved_index_is_memory_mapped_with_its_postings(tmp_path) -> None:
     for part in (loaded.matrix.data, loaded.matrix.indices, loaded.matrix.indptr, loaded.postings.data):
         assert not part.flags.owndata and not part.flags.writeable  # views of the read-only file map
     assert loaded._postings is not None  # read from the file, not rebuilt in memory
+    stored = load_npz(tmp_path / "tokens.npz")
+    assert "vocab" not in stored and stored["vocab_utf8"].dtype == numpy.uint8  # not a fixed-width unicode array
+    assert loaded.vocab == index.vocab
     assert (loaded.postings != index.postings).nnz == 0
     # A file written before the postings were saved still loads; they are then built on first search.
     m = index.matrix
