@@ -14,16 +14,24 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 STATUS_FIELDS = ("VmHWM", "VmRSS", "RssAnon", "RssFile")
+# Proportional set size: a page shared with other processes (or mapped twice in this one, as the Annoy file is:
+# by Annoy and by the item-vector view) counts once in total, split among its mappings.
+ROLLUP_FIELDS = ("Pss", "Pss_Anon", "Pss_File")
 
 
 def memory_mb() -> Dict[str, float]:
-    """RETURNS (Dict[str, float]): peak RSS (VmHWM), RSS and its anonymous and file-backed parts, in MB."""
-    status = Path("/proc/self/status").read_text().splitlines()
+    """RETURNS (Dict[str, float]): peak RSS (VmHWM), RSS and its anonymous and file-backed parts, and the
+    proportional set size (Pss) where the kernel reports it, in MB."""
     values = {}
-    for line in status:
-        key, _, rest = line.partition(":")
-        if key in STATUS_FIELDS:
-            values[key] = round(int(rest.split()[0]) / 1024, 1)
+    for source, wanted in (("/proc/self/status", STATUS_FIELDS), ("/proc/self/smaps_rollup", ROLLUP_FIELDS)):
+        try:
+            lines = Path(source).read_text().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            key, _, rest = line.partition(":")
+            if key in wanted:
+                values[key] = round(int(rest.split()[0]) / 1024, 1)
     return values
 
 
