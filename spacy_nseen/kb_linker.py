@@ -23,16 +23,19 @@ from thinc.api import Model
 
 from .encoder_layer import PRECISIONS, encode_names, set_precision
 from .exact_names import ExactNameIndex
+from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS, entity_priors, kind_ranks
 from .name_index import AnnoyNameIndex
 from .name_normalization import strict_key
 from .ngram_tfidf import CharNgramTfidf
+from .query_forms import QUERY_FORMS, query_forms
 from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
 
 MODES = ("hybrid", "dense")
 MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
-KIND_PRIORITY = {"recommended": 0, "primary": 0, "gene_primary": 1, "name": 1, "alternative": 2, "synonym": 3}
+# (See `exact_ranking` for the other tables and the `exact_kind_priority` / `exact_tie_break` settings.)
+KIND_PRIORITY = {k: v for k, v in KIND_PRIORITIES["default"].items() if k != "*"}
 
 
 class Candidate(NamedTuple):
@@ -61,6 +64,13 @@ class LinkerSettings:
     exact_short_cut (bool): a mention that matches names exactly gets only their entities (the same first
         candidates, with the same scores), without the dense and sparse searches.
     search_threads (int): threads for the Annoy searches of a batch of mentions.
+    exact_kind_priority (str): the name-kind table that orders entities matching exactly ("default",
+        "hgnc" or "none", see `exact_ranking`).
+    exact_tie_break (str): the entity prior that orders exact matches of equal kind priority before the
+        score: "score" (none), "names" (more names first) or "prior" (the linker's `entity_prior`).
+    query_form (str): the form of the mention searched and scored by the encoder, TF-IDF and fuzzy
+        scores ("as_written", "ascii_dashes", "spelled_greek", "spelled_greek_joined", see `query_forms`);
+        the exact match always uses the mention as written.
     """
 
     n_candidates: int = 50
@@ -72,6 +82,9 @@ class LinkerSettings:
     token_weight: float = 0.45
     exact_short_cut: bool = True
     search_threads: int = 1
+    exact_kind_priority: str = "default"
+    exact_tie_break: str = "score"
+    query_form: str = "as_written"
 
     def __post_init__(self) -> None:
         if self.n_candidates < 1:
@@ -88,6 +101,12 @@ class LinkerSettings:
             raise ValueError(f"token_weight must be in [0, 1 - sparse_weight - fuzzy_weight], got {self.token_weight}")
         if not 0.0 <= self.sparse_max_df <= 1.0:
             raise ValueError(f"sparse_max_df must be in [0, 1], got {self.sparse_max_df}")
+        if self.exact_kind_priority not in KIND_PRIORITIES:
+            raise ValueError(f"exact_kind_priority must be one of {sorted(KIND_PRIORITIES)}, got {self.exact_kind_priority!r}")
+        if self.exact_tie_break not in TIE_BREAKS:
+            raise ValueError(f"exact_tie_break must be one of {TIE_BREAKS}, got {self.exact_tie_break!r}")
+        if self.query_form not in QUERY_FORMS:
+            raise ValueError(f"query_form must be one of {QUERY_FORMS}, got {self.query_form!r}")
 
     @classmethod
     def from_dict(cls, data: Dict) -> "LinkerSettings":
@@ -133,6 +152,8 @@ class KnowledgeBaseLinker:
         self.exact_names = exact_names if exact_names is not None else ExactNameIndex.build(reference_set.names)
         self._cache: "OrderedDict[Tuple[str, int, str], List[Candidate]]" = OrderedDict()
         self.build_seconds: Dict[str, float] = {}
+        # Per-entity values for exact_tie_break="prior" (e.g. ChEBI star levels; see exact_ranking).
+        self.entity_prior: Optional[numpy.ndarray] = None
 
     @classmethod
     def build(
@@ -253,6 +274,8 @@ class KnowledgeBaseLinker:
             exact_rows = self.exact_names.lookup_many(mentions)
         else:
             exact_rows = [{} for _ in mentions]
+        # The searches and scores below see the mention in the configured form (see query_forms).
+        mentions = query_forms(mentions, settings.query_form) if hybrid else mentions
         # With the short-cut, mentions that match names exactly skip the dense and sparse searches; their
         # vectors only order several exactly matching names, so a mention matching one name is not encoded.
         shortcut = [bool(exact) and settings.exact_short_cut for exact in exact_rows]
@@ -344,18 +367,20 @@ class KnowledgeBaseLinker:
         rows = numpy.asarray(pool, dtype=numpy.int64)
         scores = numpy.asarray(scores, dtype=numpy.float32)
         tiers = numpy.zeros(len(rows), dtype=numpy.int64)
-        kind_ranks = numpy.zeros(len(rows), dtype=numpy.int64)
-        if exact:
-            for j, name_row in enumerate(pool):
-                tier = exact.get(name_row, 0)
-                if tier:
-                    tiers[j] = tier
-                    kind_ranks[j] = -KIND_PRIORITY.get(reference.kinds[name_row], 4)
+        kinds = numpy.zeros(len(rows), dtype=numpy.int64)
         entities = reference.name_entity[rows].astype(numpy.int64)
-        by_name = numpy.lexsort((numpy.arange(len(rows)), -scores, -kind_ranks, -tiers))
+        priors = numpy.zeros(len(rows), dtype=numpy.float64)
+        if exact:
+            matched = [j for j, name_row in enumerate(pool) if name_row in exact]
+            tiers[matched] = [exact[pool[j]] for j in matched]
+            kinds[matched] = -kind_ranks([reference.kinds[pool[j]] for j in matched], self.settings.exact_kind_priority)
+            prior = self._entity_priors()
+            if prior is not None:
+                priors[matched] = prior[entities[matched]]
+        by_name = numpy.lexsort((numpy.arange(len(rows)), -scores, -priors, -kinds, -tiers))
         _, first = numpy.unique(entities[by_name], return_index=True)
         best = by_name[first]
-        ranked = best[numpy.lexsort((entities[best], -scores[best], -kind_ranks[best], -tiers[best]))][:top_k]
+        ranked = best[numpy.lexsort((entities[best], -scores[best], -priors[best], -kinds[best], -tiers[best]))][:top_k]
         return [
             Candidate(
                 reference.kb_ids[int(entities[j])],
@@ -364,6 +389,16 @@ class KnowledgeBaseLinker:
             )
             for j in ranked
         ]
+
+    def _entity_priors(self) -> Optional[numpy.ndarray]:
+        tie_break = self.settings.exact_tie_break
+        if tie_break == "prior":
+            return entity_priors(self.reference_set, tie_break, self.entity_prior)
+        cached = getattr(self, "_prior_cache", None)
+        if cached is None or cached[0] != tie_break:
+            cached = (tie_break, entity_priors(self.reference_set, tie_break, None))
+            self._prior_cache = cached
+        return cached[1]
 
     def to_disk(self, directory) -> None:
         """Save the linker into a directory (see `spacy_nseen.linker_io`)."""

@@ -21,6 +21,13 @@ from spacy_nseen.reference_set import ReferenceSet
 from .data_errors import run_cli
 
 
+def linker_settings(spec: str) -> LinkerSettings:
+    """RETURNS (LinkerSettings): the defaults with the changes of a 'key=value,key=value' spec."""
+    from training.evaluate import parse_variant
+
+    return parse_variant(f"settings:{spec}", LinkerSettings())[1]
+
+
 def build_linker(
     encoder_dir: Path = typer.Argument(..., help="Trained encoder directory (encoder.safetensors, ...)"),
     reference_path: Path = typer.Argument(..., help="Reference set TSV (kb_id, name, kind)"),
@@ -33,6 +40,9 @@ def build_linker(
     seed: int = typer.Option(0, help="Annoy seed"),
     build_precision: str = typer.Option("bf16", "--build-precision",
                                         help="Encoder precision for the reference names: fp32, bf16 or int8"),
+    settings: str = typer.Option(
+        "", "--settings",
+        help="LinkerSettings changes saved with the linker, e.g. 'exact_tie_break=names,fuzzy_weight=0.2'"),
 ) -> None:
     """Embed every reference name and write a complete linker directory."""
     torch.set_num_threads(threads)
@@ -42,7 +52,7 @@ def build_linker(
     reference = ReferenceSet.from_tsv(reference_path)
     loaded = time.monotonic()
     linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, search_k=search_k, seed=seed,
-                                       settings=LinkerSettings(), with_tfidf=tfidf, build_precision=build_precision)
+                                       settings=linker_settings(settings), with_tfidf=tfidf, build_precision=build_precision)
     built = time.monotonic()
     linker.to_disk(output)
     sizes = {p.name: p.stat().st_size for p in output.iterdir() if p.is_file()}

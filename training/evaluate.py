@@ -11,7 +11,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import typer
 from wasabi import msg
@@ -57,6 +57,29 @@ def parse_variant(spec: str, base: Any) -> Any:
     return label.strip(), replace(base, **changes)
 
 
+DOCUMENT_HALVES = ("all", "even", "odd")
+
+
+def select_documents(mentions: Sequence[Any], half: str) -> List[Any]:
+    """Keep the mentions of the even- or odd-numbered documents (by the digits of `pmc_id`), or all.
+
+    A fixed split of the query set into two halves: settings are chosen on one and checked on the other.
+    """
+    if half not in DOCUMENT_HALVES:
+        raise ValueError(f"--documents must be one of {DOCUMENT_HALVES}, got {half!r}")
+    if half == "all":
+        return list(mentions)
+    parity = 0 if half == "even" else 1
+    out = []
+    for m in mentions:
+        digits = "".join(c for c in m.pmc_id if c.isdigit())
+        if not digits:
+            raise ValueError(f"--documents {half}: the document id {m.pmc_id!r} has no digits")
+        if int(digits) % 2 == parity:
+            out.append(m)
+    return out
+
+
 def hits_at_k(ranked: Sequence[Sequence[str]], golds: Sequence[frozenset],
               ks: Sequence[int] = KS) -> Dict[str, float]:
     """Fraction of queries with a gold id among the top-k distinct ids.
@@ -96,15 +119,42 @@ def split_in_kb(queries: Sequence[Query], entities: set) -> Dict[str, Any]:
     }
 
 
+def article_abbreviations(captions: Path) -> Dict[str, Dict[str, str]]:
+    """RETURNS (Dict[str, Dict[str, str]]): per article (pmc_id), short form → long form defined in its
+    captions (`long form (SHORT)`, Schwartz & Hearst; see `spacy_nseen.abbreviations`)."""
+    from spacy_nseen.abbreviations import abbreviation_map
+    from training.bioid import CAPTION_COLUMNS, _open_tsv
+
+    texts: Dict[str, List[str]] = {}
+    for row in _open_tsv(captions, CAPTION_COLUMNS):
+        texts.setdefault(row["pmc_id"], []).append(row["text"] or "")
+    return {pmc_id: abbreviation_map(t) for pmc_id, t in texts.items()}
+
+
 def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[Ranker],
-                     ks: Sequence[int] = KS) -> Dict[str, Any]:
+                     ks: Sequence[int] = KS,
+                     search_text: Optional[Callable[[Query], str]] = None) -> Dict[str, Any]:
     """Run every ranker on the distinct in-KB mention strings and score them.
 
+    search_text (Optional[Callable[[Query], str]]): the string ranked for a query (default: its text;
+        e.g. the long form of an abbreviation defined in its article). With it, the unique unit is the
+        (mention text, searched string, gold ids) triple.
     RETURNS (Dict[str, Any]): counts and, per system, Hits@k per occurrence and per
         unique (mention text, gold ids) pair, plus timing.
     """
     split = split_in_kb(queries, entities)
-    strings = sorted({q.text for q in split["in_kb"]})
+    if search_text is None:
+        strings = sorted({q.text for q in split["in_kb"]})
+        pairs = [(t, t, g) for t, g in split["unique_pairs"]]
+        occurrence_texts = [q.text for q in split["in_kb"]]
+    else:
+        occurrence_texts = [search_text(q) for q in split["in_kb"]]
+        strings = sorted(set(occurrence_texts))
+        pairs = sorted({(q.text, s, q.gold) for q, s in zip(split["in_kb"], occurrence_texts)},
+                       key=lambda p: (p[0], p[1], sorted(p[2])))
+        split["counts"]["searched_as_long_form"] = sum(
+            s != q.text for q, s in zip(split["in_kb"], occurrence_texts))
+        split["counts"]["unique_triples_in_kb"] = len(pairs)
     results: Dict[str, Any] = {"counts": split["counts"], "systems": {}}
     for ranker in rankers:
         msg.info(f"{ranker.name}: ranking {len(strings)} distinct mention strings")
@@ -112,10 +162,9 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
         ranked = ranker.rank(strings, max(ks))
         seconds = time.perf_counter() - start
         by_text = dict(zip(strings, ranked))
-        occ = hits_at_k([by_text[q.text] for q in split["in_kb"]],
+        occ = hits_at_k([by_text[t] for t in occurrence_texts],
                         [q.gold for q in split["in_kb"]], ks)
-        uniq = hits_at_k([by_text[t] for t, _ in split["unique_pairs"]],
-                         [g for _, g in split["unique_pairs"]], ks)
+        uniq = hits_at_k([by_text[s] for _, s, _ in pairs], [g for _, _, g in pairs], ks)
         results["systems"][ranker.name] = {
             "per_occurrence": occ, "per_unique_pair": uniq, "seconds": round(seconds, 3),
             "queries_per_second": round(len(strings) / seconds, 1) if seconds > 0 else None,
@@ -143,7 +192,19 @@ def main(
     equivalences: Optional[Path] = typer.Option(None, "--equivalences",
                                                 help="Bio-ID equivalence_classes.json.gz (off by default)"),
     split: Optional[str] = typer.Option(None, "--split", help="Only this split value"),
+    documents: str = typer.Option("all", "--documents",
+                                  help="Only the even- or odd-numbered documents (pmc_id): all, even or odd"),
+    entity_prior: Optional[str] = typer.Option(
+        None, "--entity-prior",
+        help="PATH:COLUMN of a TSV with kb_id and a numeric column (e.g. the ChEBI reference set's star), "
+             "set as the linkers' entity_prior for exact_tie_break=prior"),
     figure: bool = typer.Option(True, "--figure/--no-figure", help="Fig. 4 + Table 4 with a linker"),
+    abbreviations: bool = typer.Option(
+        False, "--abbreviations/--no-abbreviations",
+        help="Search a mention that is a short form defined in its article's captions by its long form "
+             "(every system; a context-aware protocol, off by default)"),
+    captions: Optional[Path] = typer.Option(None, "--captions",
+                                            help="Bio-ID captions TSV (default: --mentions with 'mentions' replaced by 'captions' in the file name)"),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant",
         help="Extra nseen system with other linker settings, e.g. 'nseen_nosparse:sparse_weight=0' (repeatable)"),
@@ -167,7 +228,7 @@ def main(
     try:
         secondary = read_secondary_map(chebi_secondary) if chebi_secondary else None
         equiv = read_equivalences(equivalences, kb) if equivalences else None
-        all_mentions = read_mentions(mentions, splits={split} if split else None)
+        all_mentions = select_documents(read_mentions(mentions, splits={split} if split else None), documents)
         queries = kb_queries(all_mentions, kb, secondary, equiv)
         ref = read_reference(reference)
     except (BioIDFormatError, FileNotFoundError, ValueError) as e:
@@ -189,6 +250,11 @@ def main(
         from spacy_nseen.kb_linker import KnowledgeBaseLinker
 
         obj = KnowledgeBaseLinker.from_disk(path)
+        if entity_prior:
+            from spacy_nseen.exact_ranking import read_entity_prior
+
+            prior_path, _, column = entity_prior.rpartition(":")
+            obj.entity_prior = read_entity_prior(obj.reference_set, prior_path, column)
         linkers.append((path, obj))
         dir_names = [p.name for p in linker or []]
         label = path.name if dir_names.count(path.name) == 1 else f"{path.parent.name}-{path.name}"
@@ -200,7 +266,18 @@ def main(
         for spec in variant or []:
             label, settings = parse_variant(spec, obj.settings)
             rankers.append(LinkerRanker(obj.with_settings(settings), name=f"{label}{tag}"))
-    results = evaluate_rankers(queries, ref.entities, rankers)
+    search_text = None
+    if abbreviations:
+        captions = captions or Path(mentions).with_name(Path(mentions).name.replace("mentions", "captions"))
+        try:
+            defined = article_abbreviations(captions)
+        except (BioIDFormatError, FileNotFoundError) as e:
+            msg.fail(str(e), exits=1)
+
+        def search_text(q: Query) -> str:
+            return defined.get(q.mention.pmc_id, {}).get(q.text, q.text)
+
+    results = evaluate_rankers(queries, ref.entities, rankers, search_text=search_text)
     for name, t in setup.items():
         results["systems"][name]["setup_seconds"] = t
     results.update({
@@ -209,6 +286,8 @@ def main(
         "chebi_secondary": str(chebi_secondary) if chebi_secondary else None,
         "equivalences": str(equivalences) if equivalences else None,
         "splits": sorted({q.mention.split for q in queries}),
+        "documents": documents, "entity_prior": entity_prior,
+        "abbreviations": str(captions) if abbreviations else None,
         "queries_per_second_unit": "distinct in-KB mention strings ranked per second (top-10)",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
         "paper_table3": PAPER_TABLE3.get(kb, {}),

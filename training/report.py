@@ -27,7 +27,9 @@ def _row(cells: List[str]) -> str:
 def markdown(results: Dict[str, Any]) -> str:
     """RETURNS (str): The results (both counting units) and the paper's Table 3 as Markdown."""
     c = results["counts"]
-    lines = [f"# Hits@k on Bio-ID, {results['kb']} ({', '.join(results.get('splits', []))})", "",
+    half = results.get("documents", "all")
+    title = f"{', '.join(results.get('splits', []))}" + ("" if half == "all" else f", {half}-numbered documents")
+    lines = [f"# Hits@k on Bio-ID, {results['kb']} ({title})", "",
              f"Command: `{results['command']}`", "",
              f"Reference: `{results['reference']}` ({results['reference_names']} names, "
              f"{results['reference_entities']} entities). Queries: {c['queries']} mentions with "
@@ -35,6 +37,11 @@ def markdown(results: Dict[str, Any]) -> str:
              f"Unique (mention text, gold ids) pairs: {c['unique_pairs']}; in-KB "
              f"{c['unique_pairs_in_kb']}, out-of-KB {c['unique_pairs_out_of_kb']}. "
              f"Distinct in-KB strings ranked: {c['unique_strings_in_kb']}.", ""]
+    if results.get("abbreviations"):
+        lines += [f"Abbreviations defined in the article's captions (`{results['abbreviations']}`) are searched "
+                  f"by their long form: {c['searched_as_long_form']} of the in-KB occurrences, every system. "
+                  f"The unique unit is the (mention text, searched string, gold ids) triple: "
+                  f"{c['unique_triples_in_kb']} in-KB triples.", ""]
     header = ["system"] + [f"H@{k}" for k in KS]
     for unit, title in (("per_occurrence", "Per mention occurrence"),
                         ("per_unique_pair", "Per unique (mention text, gold ids) pair")):

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from training.bioid import kb_queries, read_mentions
-from training.evaluate import LinkerRanker, app, evaluate_rankers, hits_at_k, split_in_kb
+from training.evaluate import LinkerRanker, app, evaluate_rankers, hits_at_k, select_documents, split_in_kb
 
 FIX = Path(__file__).parent.parent / "fixtures" / "eval"
 Candidate = namedtuple("Candidate", ["kb_id", "name", "score"])
@@ -122,3 +122,50 @@ def test_cli_errors(tmp_path):
                                       str(FIX / "mentions.tsv"), "--systems", "nseen",
                                       "--output", str(tmp_path)])
     assert result.exit_code == 1 and "--linker" in result.output
+
+
+def test_select_documents_by_parity():
+    mentions = read_mentions(FIX / "mentions.tsv")
+    assert select_documents(mentions, "all") == mentions
+    odd, even = select_documents(mentions, "odd"), select_documents(mentions, "even")
+    assert {m.pmc_id for m in odd} == {"P001"} and {m.pmc_id for m in even} == {"P002"}
+    assert len(odd) + len(even) == len(mentions)
+    with pytest.raises(ValueError, match="documents"):
+        select_documents(mentions, "half")
+
+
+def test_cli_documents_half(tmp_path):
+    args = ["--kb", "uniprot", "--reference", str(FIX / "reference_uniprot.tsv"),
+            "--mentions", str(FIX / "mentions.tsv"), "--systems", "exact",
+            "--documents", "even", "--output", str(tmp_path)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    m = json.loads((tmp_path / "metrics.json").read_text())
+    # P002: "Beta protein" (exact hit) and "alpha kinase" (miss)
+    assert m["documents"] == "even" and m["counts"]["in_kb"] == 2
+    assert m["systems"]["exact"]["per_occurrence"]["hits@1"] == pytest.approx(1 / 2)
+    assert "even-numbered documents" in (tmp_path / "metrics.md").read_text()
+
+
+def test_cli_abbreviations_search_the_long_form(tmp_path):
+    captions = tmp_path / "captions.tsv"
+    captions.write_text("split\tpmc_id\tcaption_id\ttext\n"
+                        "train\tP002\tP002 Figure_1\tBeta protein (BPR) and alpha kinase\n", encoding="utf8")
+    mentions = tmp_path / "mentions.tsv"
+    rows = (FIX / "mentions.tsv").read_text(encoding="utf8").splitlines()
+    rows.append("train\tP002\tP002 Figure_1\t99\t14\t17\tBPR\t1\tprotein\tUniprot:P00003\t9\t9")
+    mentions.write_text("\n".join(rows) + "\n", encoding="utf8")
+    base = ["--kb", "uniprot", "--reference", str(FIX / "reference_uniprot.tsv"),
+            "--mentions", str(mentions), "--systems", "exact"]
+    result = CliRunner().invoke(app, base + ["--output", str(tmp_path / "plain")])
+    assert result.exit_code == 0, result.output
+    plain = json.loads((tmp_path / "plain" / "metrics.json").read_text())
+    result = CliRunner().invoke(app, base + ["--abbreviations", "--output", str(tmp_path / "abbr")])
+    assert result.exit_code == 0, result.output
+    abbr = json.loads((tmp_path / "abbr" / "metrics.json").read_text())
+    # "BPR" is no name; searched as "Beta protein" (defined in P002's caption) it hits P00003
+    assert abbr["counts"]["searched_as_long_form"] == 1 and abbr["abbreviations"].endswith("captions.tsv")
+    occ_plain = plain["systems"]["exact"]["per_occurrence"]["hits@1"]
+    occ_abbr = abbr["systems"]["exact"]["per_occurrence"]["hits@1"]
+    assert occ_abbr == pytest.approx(occ_plain + 1 / plain["counts"]["in_kb"])
+    assert "searched by their long form" in (tmp_path / "abbr" / "metrics.md").read_text()
