@@ -81,6 +81,7 @@ def register_extensions() -> None:
         "exact_short_cut": True,
         "search_threads": 1,
         "cache_size": 100_000,
+        "kb_settings": {},
         "n_trees": 20,
         "build_precision": "bf16",
         "search_k": 500,
@@ -108,6 +109,7 @@ def make_nseen_linker(
     exact_short_cut: bool,
     search_threads: int,
     cache_size: int,
+    kb_settings: Dict[str, Dict[str, Any]],
     n_trees: int,
     build_precision: str,
     search_k: int,
@@ -136,6 +138,7 @@ def make_nseen_linker(
             exact_short_cut=exact_short_cut,
             search_threads=search_threads,
         ),
+        kb_settings=kb_settings,
         n_trees=n_trees,
         build_precision=build_precision,
         search_k=search_k,
@@ -160,6 +163,7 @@ class NseenLinker(Pipe):
         overwrite: bool = True,
         mode: str = "hybrid",
         settings: Optional[LinkerSettings] = None,
+        kb_settings: Optional[Dict[str, Dict[str, Any]]] = None,
         n_trees: int = 20,
         build_precision: str = "bf16",
         search_k: int = -1,
@@ -187,6 +191,9 @@ class NseenLinker(Pipe):
         self.overwrite = overwrite
         self.mode = mode
         self.settings = settings or LinkerSettings()
+        self.kb_settings = {kb: dict(changes) for kb, changes in (kb_settings or {}).items()}
+        for kb in self.kb_settings:
+            self.settings_for(kb)  # unknown fields and bad values fail here, not at the first doc
         self.n_trees = n_trees
         self.build_precision = build_precision
         self.search_k = search_k
@@ -196,6 +203,19 @@ class NseenLinker(Pipe):
         self.linkers: Dict[str, KnowledgeBaseLinker] = {}
         self._tempdir: Optional[tempfile.TemporaryDirectory] = None
         self.cfg: Dict[str, Any] = {"kbs": self.kbs}
+
+    def settings_for(self, kb: str) -> LinkerSettings:
+        """RETURNS (LinkerSettings): the search settings of one reference set: the component's, with the
+        changes `kb_settings[kb]` gives (e.g. a tie-break that suits one database only)."""
+        changes = self.kb_settings.get(kb, {})
+        known = set(LinkerSettings().to_dict())
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise ValueError(f"nseen_linker: kb_settings['{kb}'] has unknown settings {unknown}; known: {sorted(known)}")
+        try:
+            return LinkerSettings.from_dict({**self.settings.to_dict(), **changes})
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"nseen_linker: kb_settings['{kb}']: {err}") from None
 
     @property
     def kb_names(self) -> List[str]:
@@ -231,14 +251,14 @@ class NseenLinker(Pipe):
         built: Dict[str, KnowledgeBaseLinker] = {}
         for kb in self.kb_names:
             if kb in linkers:
-                built[kb] = load_linker(linkers[kb], encoder=self.model.copy(), settings=self.settings, search_k=self.search_k)
+                built[kb] = load_linker(linkers[kb], encoder=self.model.copy(), settings=self.settings_for(kb), search_k=self.search_k)
             elif kb in encoders and kb in reference_sets:
                 encoder = self.model.copy()
                 load_encoder_weights(encoder, encoders[kb])
                 reference = ReferenceSet.from_tsv(reference_sets[kb])
                 built[kb] = KnowledgeBaseLinker.build(
                     kb, encoder, reference, n_trees=self.n_trees, search_k=self.search_k, seed=self.seed,
-                    settings=self.settings, with_tfidf=True, build_precision=self.build_precision,
+                    settings=self.settings_for(kb), with_tfidf=True, build_precision=self.build_precision,
                 )
             else:
                 raise ValueError(
@@ -361,7 +381,7 @@ class NseenLinker(Pipe):
     def _load_kb(self, kb: str, directory: Path) -> None:
         if not directory.exists():
             raise ArtifactError(directory, f"the linker directory of '{kb}' is missing", "Save the pipeline again with nlp.to_disk().")
-        self.linkers[kb] = load_linker(directory, encoder=self.model.copy(), settings=self.settings, search_k=self.search_k)
+        self.linkers[kb] = load_linker(directory, encoder=self.model.copy(), settings=self.settings_for(kb), search_k=self.search_k)
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         """Serialise every file of `to_disk` into one msgpack blob."""

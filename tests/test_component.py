@@ -284,3 +284,24 @@ def test_an_uninitialized_pipeline_round_trips_uninitialized(make_nlp, make_doc,
     (tmp_path / "pipeline" / "nseen_linker" / "cfg").write_text("{broken")
     with pytest.raises(ArtifactError, match="not a valid nseen_linker config"):
         spacy.load(tmp_path / "pipeline")
+
+
+def test_kb_settings_change_one_reference_set_only(make_nlp, tmp_path):
+    nlp = make_nlp(kb_settings={"chebi": {"fuzzy_weight": 0.2, "sparse_weight": 0.4, "token_weight": 0.1}})
+    pipe = nlp.get_pipe("nseen_linker")
+    chebi, uniprot = pipe.linkers["chebi"].settings, pipe.linkers["uniprot"].settings
+    assert (chebi.fuzzy_weight, chebi.sparse_weight, chebi.token_weight) == (0.2, 0.4, 0.1)
+    assert uniprot == pipe.settings  # the component's own settings
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline").get_pipe("nseen_linker")
+    assert loaded.linkers["chebi"].settings == chebi and loaded.linkers["uniprot"].settings == uniprot
+
+
+@pytest.mark.parametrize("kb_settings,message", [
+    ({"chebi": {"fuzzy_wieght": 0.2}}, "unknown settings"),
+    ({"chebi": {"fuzzy_weight": 2.0}}, "kb_settings\\['chebi'\\]"),
+    ({"uniprot": {"query_form": "klingon"}}, "kb_settings\\['uniprot'\\]"),
+])
+def test_bad_kb_settings_fail_when_the_pipe_is_created(make_nlp, kb_settings, message):
+    with pytest.raises(ValueError, match=message):
+        make_nlp(initialize=False, kb_settings=kb_settings)
