@@ -20,6 +20,7 @@ from spacy.util import SimpleFrozenList, from_disk as util_from_disk, to_disk as
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
+from .abbreviations import abbreviation_map
 from .encoder_io import load_encoder_weights
 from .encoder_layer import PRECISIONS
 from .errors import ArtifactError, NotInitializedError
@@ -88,6 +89,7 @@ def register_extensions() -> None:
         "seed": 0,
         "batch_size": 256,
         "kb_url_template": KB_URL_TEMPLATE,
+        "expand_abbreviations": False,
     },
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
 )
@@ -116,6 +118,7 @@ def make_nseen_linker(
     seed: int,
     batch_size: int,
     kb_url_template: str,
+    expand_abbreviations: bool,
 ) -> "NseenLinker":
     """Create an `nseen_linker` (see the README for every setting)."""
     return NseenLinker(
@@ -145,6 +148,7 @@ def make_nseen_linker(
         seed=seed,
         batch_size=batch_size,
         kb_url_template=kb_url_template,
+        expand_abbreviations=expand_abbreviations,
     )
 
 
@@ -170,6 +174,7 @@ class NseenLinker(Pipe):
         seed: int = 0,
         batch_size: int = 256,
         kb_url_template: str = KB_URL_TEMPLATE,
+        expand_abbreviations: bool = False,
     ) -> None:
         # A label mapped to "" is switched off (useful to override a pipeline's saved config).
         kbs = {label: kb for label, kb in kbs.items() if kb}
@@ -200,6 +205,7 @@ class NseenLinker(Pipe):
         self.seed = seed
         self.batch_size = batch_size
         self.kb_url_template = kb_url_template
+        self.expand_abbreviations = expand_abbreviations
         self.linkers: Dict[str, KnowledgeBaseLinker] = {}
         self._tempdir: Optional[tempfile.TemporaryDirectory] = None
         self.cfg: Dict[str, Any] = {"kbs": self.kbs}
@@ -305,11 +311,13 @@ class NseenLinker(Pipe):
         requests: Dict[str, List[Tuple[int, int, str]]] = {kb: [] for kb in self.kb_names}
         out: List[List[Tuple[int, Optional[List[Candidate]]]]] = [[] for _ in docs]
         for d, doc in enumerate(docs):
+            # `long form (SF)` defined in the doc: the mention SF is searched as its long form.
+            long_forms = abbreviation_map([doc.text]) if self.expand_abbreviations and doc.ents else {}
             for e, ent in enumerate(doc.ents):
                 kb = self.kbs.get(ent.label_)
                 if kb is None or (not self.overwrite and ent.kb_id_):
                     continue
-                requests[kb].append((d, e, ent.text))
+                requests[kb].append((d, e, long_forms.get(ent.text, ent.text)))
         for kb, items in requests.items():
             if not items:
                 continue

@@ -305,3 +305,15 @@ def test_kb_settings_change_one_reference_set_only(make_nlp, tmp_path):
 def test_bad_kb_settings_fail_when_the_pipe_is_created(make_nlp, kb_settings, message):
     with pytest.raises(ValueError, match=message):
         make_nlp(initialize=False, kb_settings=kb_settings)
+
+
+def test_expand_abbreviations_links_a_short_form_through_its_long_form(make_nlp, make_doc):
+    words = ["cells", "treated", "with", "rapamycin", "(", "RPM", ")", ";", "RPM", "blocks", "mTOR"]
+    plain = make_nlp()
+    expanding = make_nlp(expand_abbreviations=True)
+    doc = make_doc(plain, words, [(8, 9, "CHEMICAL")])
+    assert plain(doc).ents[0].kb_id_ != "CHEBI:9753"  # "RPM" alone is no ChEBI name
+    doc = make_doc(expanding, words, [(8, 9, "CHEMICAL")])
+    assert expanding(doc).ents[0].kb_id_ == "CHEBI:9753"  # searched as "rapamycin"
+    doc = make_doc(expanding, ["RPM", "blocks", "mTOR"], [(0, 1, "CHEMICAL")])
+    assert expanding(doc).ents[0].text == "RPM"  # no definition in the doc: linked as written
