@@ -86,6 +86,26 @@ def component_defaults() -> Tuple[LinkerSettings, int, str]:
     return LinkerSettings.from_dict(config), int(config["search_k"]), str(config["encoder"]["precision"])
 
 
+def configured_settings(config_path: Optional[Path]) -> Tuple[LinkerSettings, int, str, Dict[str, Dict[str, Any]]]:
+    """The search settings, search_k, encoder precision and per reference set changes (`kb_settings`) of the
+    `nseen_linker` block of a pipeline config, filled in with the factory defaults (None: the defaults only)."""
+    settings, search_k, precision = component_defaults()
+    if config_path is None:
+        return settings, search_k, precision, {}
+    from thinc.api import Config
+
+    block = Config().from_disk(config_path, interpolate=False)["components"]["nseen_linker"]
+    merged = {**settings.to_dict(), **{k: v for k, v in block.items() if k in settings.to_dict()}}
+    encoder = block.get("encoder", {})
+    return (LinkerSettings.from_dict(merged), int(block.get("search_k", search_k)), str(encoder.get("precision", precision)),
+            {kb: dict(changes) for kb, changes in block.get("kb_settings", {}).items()})
+
+
+def settings_for(kb: str, settings: LinkerSettings, kb_settings: Dict[str, Dict[str, Any]]) -> LinkerSettings:
+    """RETURNS (LinkerSettings): `settings` with the changes `kb_settings` gives the reference set `kb`."""
+    return LinkerSettings.from_dict({**settings.to_dict(), **kb_settings.get(kb, {})})
+
+
 def component_build_precision() -> str:
     """RETURNS (str): the precision `nseen_linker` encodes reference names at when it builds an index."""
     from spacy.language import Language
@@ -318,7 +338,8 @@ def encoder_throughput(linker: KnowledgeBaseLinker, names: Sequence[str]) -> Dic
 
 
 def index_build(linker_dir: Path, workdir: Path, precision: Optional[str] = None, queries: Optional[Dict[str, Any]] = None,
-                secondary: Optional[Dict[str, str]] = None, n_trees: Optional[int] = None) -> Dict[str, Any]:
+                secondary: Optional[Dict[str, str]] = None, n_trees: Optional[int] = None,
+                settings: Optional[LinkerSettings] = None) -> Dict[str, Any]:
     """Rebuild a linker from its encoder and reference set with `KnowledgeBaseLinker.build` (what
     `training.build_linker` and `nseen_linker.initialize` run), timing each part; sizes of the files.
     precision: the build precision of the reference names (None: the encoder's). With `queries`, also the
@@ -343,8 +364,8 @@ def index_build(linker_dir: Path, workdir: Path, precision: Optional[str] = None
     del linker
     rebuilt_hits = None
     if queries is not None:
-        settings, search_k, _ = component_defaults()
-        rebuilt_linker = KnowledgeBaseLinker.from_disk(target, settings=settings, search_k=search_k)
+        defaults, search_k, _ = component_defaults()
+        rebuilt_linker = KnowledgeBaseLinker.from_disk(target, settings=settings or defaults, search_k=search_k)
         rebuilt_hits = hits(rebuilt_linker, queries, secondary or {})
         del rebuilt_linker
     return {"names": len(reference), "n_trees": n_trees, "build_precision": precision or "encoder's", "rebuilt_hits": rebuilt_hits,
@@ -375,6 +396,8 @@ def main(
     build: bool = typer.Option(True, "--build/--no-build", help="Time the index build of each linker"),
     sections: str = typer.Option(",".join(SECTIONS), "--sections", help=f"Comma-separated parts to run: {','.join(SECTIONS)}"),
     n_trees_sweep: str = typer.Option("10,25", "--n-trees-sweep", help="Annoy indexes rebuilt with these numbers of trees for recall@10"),
+    config: Optional[Path] = typer.Option(Path("configs/pipeline.cfg"), "--config",
+                                          help="Pipeline config whose nseen_linker settings (and kb_settings) every linker gets"),
 ) -> None:
     """Benchmark linking, the pipeline, loading, memory, index build, Annoy recall and encoder precision."""
     import spacy
@@ -390,9 +413,10 @@ def main(
     secondary = read_secondary_map(chebi_secondary) if chebi_secondary else {}
     all_mentions = read_mentions(mentions, splits={split})
     loaded = {}
-    settings, search_k, precision = component_defaults()
+    settings, search_k, precision, kb_settings = configured_settings(config if config and config.exists() else None)
     for path in linkers:
         linker, seconds = timed(lambda p=path: KnowledgeBaseLinker.from_disk(p, settings=settings, search_k=search_k))
+        linker.settings = settings_for(linker.name, settings, kb_settings)
         set_precision(linker.encoder, precision)
         loaded[linker.name] = linker
         msg.info(f"{linker.name}: {len(linker.reference_set)} names, loaded in {seconds:.2f}s")
@@ -402,6 +426,8 @@ def main(
         "machine": {"cpus": os.cpu_count(), "threads": threads, "python": platform.python_version(), "torch": torch.__version__,
                     "spacy": spacy.__version__, "processor": platform.processor() or platform.machine()},
         "linkers": {kb: str(p) for kb, p in zip(loaded, linkers)},
+        "settings": {kb: linker.settings.to_dict() for kb, linker in loaded.items()}, "search_k": search_k, "precision": precision,
+        "config": str(config) if config and config.exists() else None,
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
     }
     todo = {s.strip() for s in sections.split(",") if s.strip()}
@@ -430,7 +456,8 @@ def main(
         results["index_build"] = {}
         for kb, path in zip(loaded, linkers):
             kb_secondary = secondary if kb == "chebi" else {}
-            results["index_build"][kb] = index_build(path, work, component_build_precision(), query_set(loaded[kb], all_mentions, kb_secondary), kb_secondary)
+            results["index_build"][kb] = index_build(path, work, component_build_precision(), query_set(loaded[kb], all_mentions, kb_secondary),
+                                                     kb_secondary, settings=loaded[kb].settings)
             msg.info(f"{kb}: index built in {results['index_build'][kb]['seconds']}s {results['index_build'][kb]['parts_seconds']}")
             save_partial()
     if todo & {"pipeline", "load"}:
