@@ -31,6 +31,10 @@ from .ngram_tfidf import CharNgramTfidf
 from .token_index import NameTokenIndex
 
 CHUNK_SIZE = 8192  # names per queued encoding task
+# Names per forward pass while building. Measured on ChEBI (results/benchmark_notes.md): in bf16, batches of 128
+# lost 0.02 dense Hits@1 against fp32 while batches of 512 did not, at the same speed; mentions keep the
+# encoder's own batch size (128 is the fastest for them in fp32).
+BUILD_BATCH_SIZE = 512
 PROCESS_MIN_NAMES = 50_000  # smaller sets fit their lookups in a thread (no process start-up)
 
 
@@ -135,7 +139,8 @@ def build_parts(
 
     start = time.perf_counter()
     module = get_torch_module(encoder)
-    was_training, saved_precision = module.training, encoder.attrs["precision"]
+    was_training, saved_precision, saved_batch = module.training, encoder.attrs["precision"], encoder.attrs["batch_size"]
+    encoder.attrs["batch_size"] = BUILD_BATCH_SIZE
     switch_interval = sys.getswitchinterval()
     module.eval()  # once for both threads: encode_names would otherwise toggle the mode under the other
     if precision is not None and precision != saved_precision:
@@ -165,6 +170,7 @@ def build_parts(
         if encoder.attrs["precision"] != saved_precision:
             set_precision(encoder, saved_precision)
         module.train(was_training)
+        encoder.attrs["batch_size"] = saved_batch
         if scratch is not None:
             # The files stay readable through their memory maps until the linker is dropped.
             shutil.rmtree(scratch, ignore_errors=True)
