@@ -367,6 +367,7 @@ def index_build(linker_dir: Path, workdir: Path, precision: Optional[str] = None
         defaults, search_k, _ = component_defaults()
         rebuilt_linker = KnowledgeBaseLinker.from_disk(target, settings=settings or defaults, search_k=search_k)
         rebuilt_hits = hits(rebuilt_linker, queries, secondary or {})
+        rebuilt_hits["dense_hits@1"] = hits(rebuilt_linker, queries, secondary or {}, mode="dense")["hits@1"]
         del rebuilt_linker
     return {"names": len(reference), "n_trees": n_trees, "build_precision": precision or "encoder's", "rebuilt_hits": rebuilt_hits,
             "seconds": round(sum(parts.values()), 2),
@@ -459,6 +460,10 @@ def main(
             results["index_build"][kb] = index_build(path, work, component_build_precision(), query_set(loaded[kb], all_mentions, kb_secondary),
                                                      kb_secondary, settings=loaded[kb].settings)
             msg.info(f"{kb}: index built in {results['index_build'][kb]['seconds']}s {results['index_build'][kb]['parts_seconds']}")
+            if component_build_precision() != "fp32":
+                # the reference, to measure what the default build precision costs
+                results.setdefault("index_build_fp32", {})[kb] = index_build(
+                    path, work, "fp32", query_set(loaded[kb], all_mentions, kb_secondary), kb_secondary, settings=loaded[kb].settings)
             save_partial()
     if todo & {"pipeline", "load"}:
         run_pipeline(results, todo, all_mentions, loaded, linkers, captions, split, max_captions, pipeline, ner, threads, work)

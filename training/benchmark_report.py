@@ -68,6 +68,11 @@ def check_targets(results: Dict[str, Any]) -> List[Dict[str, Any]]:
     values["build"] = [(kb, b["seconds"]) for kb, b in results.get("index_build", {}).items()]
     values["hits"] = [(f"{kb}: {name}", loss) for kb, options in results.get("options", {}).items()
                       for name, loss in option_losses(options).items()]
+    for kb, reference in results.get("index_build_fp32", {}).items():
+        built = results.get("index_build", {}).get(kb, {})
+        if (reference.get("rebuilt_hits") or {}).get("hits@1") is not None and (built.get("rebuilt_hits") or {}).get("hits@1") is not None:
+            loss = round(reference["rebuilt_hits"]["hits@1"] - built["rebuilt_hits"]["hits@1"], 4)
+            values["hits"].append((f"{kb}: build_precision {built.get('build_precision')} (names encoded)", loss))
     rows = []
     for key, label, comparison, threshold in TARGETS:
         for detail, value in values.get(key, []):
@@ -123,6 +128,12 @@ def write_markdown(results: Dict[str, Any], path: Path) -> None:
                   "reference set; the sparse indexes and keys are fitted in a second thread while the names are encoded and indexed, "
                   "so the parts overlap. Sizes are of the rebuilt directory; Hits@1 is the rebuilt linker's.", "",
                   _table(["set", "names", "n_trees", "name precision", "seconds", "parts (s)", "inside build (s)", "size (MB)", "files (MB)", "Hits@1"], rows), ""]
+    if "index_build_fp32" in results:
+        rows = [[kb, b.get("build_precision"), b["seconds"], (b.get("rebuilt_hits") or {}).get("hits@1"),
+                 (b.get("rebuilt_hits") or {}).get("dense_hits@1")]
+                for source in ("index_build", "index_build_fp32") for kb, b in results.get(source, {}).items()]
+        parts += ["### Build precision of the reference names", "",
+                  _table(["set", "names encoded in", "build seconds", "Hits@1 (hybrid, configured settings)", "Hits@1 (dense mode)"], rows), ""]
     for kb, annoy in results.get("annoy", {}).items():
         rows = [[k, v["recall@10"], v["queries_per_s"]] for k, v in annoy.items() if isinstance(v, dict) and "recall@10" in v]
         builds = [[k, v["build_seconds"], v["size_mb"]] for k, v in annoy.items() if isinstance(v, dict) and "size_mb" in v]

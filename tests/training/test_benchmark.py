@@ -138,3 +138,14 @@ def test_index_build_times_the_real_build_path(linker_dirs, tmp_path):
     assert result["n_trees"] == 3 and result["build_precision"] == "bf16"
     assert {"encode_and_fit", "annoy", "tfidf", "tokens", "exact_keys", "total"} <= set(result["build_parts_seconds"])
     assert "tokens.npz" in result["rebuilt_files_mb"]
+
+
+def test_the_build_precision_counts_as_a_default_on_speed_option():
+    results = {
+        "index_build": {"chebi": {"names": 3, "n_trees": 2, "seconds": 1.0, "parts_seconds": {}, "size_mb": 1, "files_mb": {},
+                                  "build_precision": "bf16", "rebuilt_hits": {"hits@1": 0.70, "dense_hits@1": 0.6}}},
+        "index_build_fp32": {"chebi": {"seconds": 2.0, "build_precision": "fp32", "rebuilt_hits": {"hits@1": 0.71, "dense_hits@1": 0.62}}},
+    }
+    rows = {r["target"]: r for r in check_targets(results)}
+    row = rows["Hits@1 lost to a default-on speed option [chebi: build_precision bf16 (names encoded)] <= 0.005"]
+    assert row["value"] == 0.01 and not row["met"]
