@@ -89,7 +89,7 @@ def register_extensions() -> None:
         "seed": 0,
         "batch_size": 256,
         "kb_url_template": KB_URL_TEMPLATE,
-        "expand_abbreviations": False,
+        "expand_abbreviations": True,
     },
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
 )
@@ -174,7 +174,7 @@ class NseenLinker(Pipe):
         seed: int = 0,
         batch_size: int = 256,
         kb_url_template: str = KB_URL_TEMPLATE,
-        expand_abbreviations: bool = False,
+        expand_abbreviations: bool = True,
     ) -> None:
         # A label mapped to "" is switched off (useful to override a pipeline's saved config).
         kbs = {label: kb for label, kb in kbs.items() if kb}
