@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 from rapidfuzz.distance import Indel, JaroWinkler
-from rapidfuzz.process import cdist
+from rapidfuzz.process import cpdist
 from thinc.api import Model
 
 from .encoder_layer import PRECISIONS, encode_names
@@ -287,23 +287,32 @@ class KnowledgeBaseLinker:
         weight = settings.sparse_weight if use_sparse else 0.0
         fuzzy = settings.fuzzy_weight if hybrid else 0.0
         token_weight = settings.token_weight if use_tokens else 0.0
+        fuzzy_scores = self._fuzzy_scores(mentions, pools) if fuzzy > 0 else None
         for row, pool in enumerate(pools):
             scores = (1.0 - weight - fuzzy - token_weight) * dense_scores[row]
             if token_scores is not None:
                 scores = scores + token_weight * token_scores[row]
             if sparse_scores is not None:
                 scores = scores + weight * sparse_scores[row]
-            if fuzzy > 0:
-                scores = scores + fuzzy * self._fuzzy_scores(mentions[row], pool)
+            if fuzzy_scores is not None:
+                scores = scores + fuzzy * fuzzy_scores[row]
             out.append(self._collapse(pool, scores, exact_rows[row], top_k))
         return out
 
-    def _fuzzy_scores(self, mention: str, pool: List[int]) -> numpy.ndarray:
-        query = strict_key(mention)
-        names = [strict_key(self.reference_set.names[i]) for i in pool]
-        indel = cdist([query], names, scorer=Indel.normalized_similarity, dtype=numpy.float32)[0]
-        jaro = cdist([query], names, scorer=JaroWinkler.normalized_similarity, dtype=numpy.float32)[0]
-        return 0.5 * indel + 0.5 * jaro
+    def _fuzzy_scores(self, mentions: List[str], pools: List[List[int]]) -> List[numpy.ndarray]:
+        """½ Indel + ½ Jaro-Winkler similarity of each mention's strict key with its candidates' keys, for all
+        (mention, candidate) pairs of the batch in one rapidfuzz call per scorer; each name's key is made once."""
+        names = self.reference_set.names
+        keys = {row: strict_key(names[row]) for row in {row for pool in pools for row in pool}}
+        queries = [strict_key(mention) for mention in mentions]
+        left = [queries[i] for i, pool in enumerate(pools) for _ in pool]
+        right = [keys[row] for pool in pools for row in pool]
+        if not left:
+            return [numpy.zeros(0, dtype=numpy.float32) for _ in pools]
+        indel = cpdist(left, right, scorer=Indel.normalized_similarity, dtype=numpy.float32)
+        jaro = cpdist(left, right, scorer=JaroWinkler.normalized_similarity, dtype=numpy.float32)
+        scores = 0.5 * indel + 0.5 * jaro
+        return numpy.split(scores, numpy.cumsum([len(pool) for pool in pools])[:-1])
 
     def _dense_scores(
         self, vectors: numpy.ndarray, pools: List[List[int]], dense_ids: numpy.ndarray, dense_sims: numpy.ndarray

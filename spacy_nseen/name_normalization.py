@@ -22,6 +22,10 @@ def strict_key(text: str) -> str:
     text (str): any string.
     RETURNS (str): NFKC-normalised, dashes unified, whitespace folded, case folded.
     """
+    if text.isascii() and text.isprintable() and "  " not in text:
+        # The same key, faster: NFKC and the dash table leave printable ASCII as it is, its only whitespace
+        # is single spaces, and casefold() is lower().
+        return text.strip().lower()
     text = unicodedata.normalize("NFKC", text).translate(_DASH_TABLE)
     return _SPACE_RE.sub(" ", text).strip().casefold()
 

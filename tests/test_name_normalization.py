@@ -41,3 +41,15 @@ def test_any_text_gives_keys(text):
     assert isinstance(strict, str) and isinstance(loose, str)
     assert not any(char.isspace() for char in loose)
     assert "  " not in strict and strict == strict.strip()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=16) | st.text(alphabet=" \t-aZ\u2010", max_size=8))
+def test_the_ascii_fast_path_gives_the_general_key(text):
+    import re
+    import unicodedata
+
+    from spacy_nseen.name_normalization import _DASH_TABLE
+
+    general = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).translate(_DASH_TABLE)).strip().casefold()
+    assert strict_key(text) == general
