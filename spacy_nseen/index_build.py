@@ -129,7 +129,9 @@ def build_parts(
     """
     seconds: Dict[str, float] = {}
     if use_process is None:
-        use_process = len(names) >= PROCESS_MIN_NAMES and "fork" in multiprocessing.get_all_start_methods()
+        # A daemonic process (e.g. a multiprocessing worker) may not start children: threads there.
+        use_process = (len(names) >= PROCESS_MIN_NAMES and "fork" in multiprocessing.get_all_start_methods()
+                       and not multiprocessing.current_process().daemon)
     queue = _EncodingQueue(encoder, names)
 
     def fit_then_encode() -> Dict[str, Any]:

@@ -271,3 +271,21 @@ def test_lookups_fitted_in_a_child_process_are_the_same(toy_encoder, toy_referen
         numpy.testing.assert_array_equal(mine, theirs)
     numpy.testing.assert_array_equal(in_child.index.vectors, in_thread.index.vectors)
     assert {"tfidf", "tokens", "exact_keys", "write", "annoy", "total"} <= set(in_child.seconds)
+
+
+def test_large_builds_use_a_child_process_except_in_a_daemonic_process(toy_encoder, toy_reference, monkeypatch):
+    import multiprocessing
+
+    from spacy_nseen import index_build
+
+    calls = []
+    real = index_build._read_lookups
+    monkeypatch.setattr(index_build, "_read_lookups", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setattr(index_build, "PROCESS_MIN_NAMES", 1)
+    common = dict(n_trees=2, search_k=-1, seed=0, with_sparse=True, precision=None)
+    if "fork" in multiprocessing.get_all_start_methods():
+        index_build.build_parts(toy_encoder, toy_reference.names, **common)
+        assert len(calls) == 1  # fitted in a child, read back from its files
+    monkeypatch.setattr(multiprocessing.current_process(), "daemon", True, raising=False)
+    parts = index_build.build_parts(toy_encoder, toy_reference.names, **common)
+    assert len(calls) <= 1 and "encoded_by_second_thread" in parts.seconds
