@@ -7,6 +7,7 @@ For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURI
 import copyreg
 import shutil
 import tempfile
+from dataclasses import replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -219,7 +220,7 @@ class NseenLinker(Pipe):
         if unknown:
             raise ValueError(f"nseen_linker: kb_settings['{kb}'] has unknown settings {unknown}; known: {sorted(known)}")
         try:
-            return LinkerSettings.from_dict({**self.settings.to_dict(), **changes})
+            return replace(self.settings, **changes)
         except (TypeError, ValueError) as err:
             raise ValueError(f"nseen_linker: kb_settings['{kb}']: {err}") from None
 

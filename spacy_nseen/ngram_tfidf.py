@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
-from .sparse_cosine import l2_tfidf, pair_cosines
+from .sparse_cosine import checked_csr, l2_tfidf, pair_cosines
 
 FORMAT_VERSION = 2
 _WHITE_SPACES = re.compile(r"\s\s+")
@@ -267,10 +267,7 @@ class CharNgramTfidf:
                                     shape=shape)
         if all(a in stored for a in _RARE_ARRAYS):
             data, indices, indptr = (stored[a] for a in _RARE_ARRAYS[1:])
-            if (indptr.shape != (shape[1] + 1,) or len(data) != len(indices) or int(indptr[-1]) != len(data)
-                    or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < shape[0])):
-                raise ArtifactError(path, "its rare n-gram postings disagree with the matrix", fix)
-            postings = sp.csr_matrix((data, indices, indptr), shape=(shape[1], shape[0]), copy=False)
+            postings = checked_csr(data, indices, indptr, shape[::-1], path, "rare n-gram postings", fix)
             self._rare_t[int(stored["rare_max_count"][0])] = postings
         return self
 

@@ -1,8 +1,12 @@
-"""TF-IDF weighting and candidate cosines shared by the sparse indexes (`ngram_tfidf`, `token_index`)."""
-from typing import List, Sequence
+"""TF-IDF weighting, candidate cosines and checked loading shared by the sparse indexes (`ngram_tfidf`,
+`token_index`)."""
+from pathlib import Path
+from typing import List, Sequence, Tuple
 
 import numpy
 import scipy.sparse as sp
+
+from .errors import ArtifactError
 
 
 def l2_tfidf(counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = False) -> sp.csr_matrix:
@@ -41,3 +45,17 @@ def pair_cosines(queries: sp.csr_matrix, names: sp.csr_matrix, name_indices: Seq
     q = queries[numpy.repeat(numpy.arange(queries.shape[0]), lengths)]
     scores = numpy.asarray(q.multiply(names[flat]).sum(axis=1), dtype=numpy.float32).ravel()
     return numpy.split(scores, numpy.cumsum(lengths)[:-1]) if len(lengths) else []
+
+
+def checked_csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
+                path: Path, what: str, fix: str) -> sp.csr_matrix:
+    """A CSR matrix over saved (memory-mapped) arrays, not copied.
+
+    Raises ArtifactError naming `path` and `what` ("its ... disagree") when the arrays cannot form a valid
+    matrix of `shape`: scipy would not check the indices, and an index out of range would crash a product.
+    """
+    n_rows, n_cols = (int(x) for x in shape)
+    if (indptr.shape != (n_rows + 1,) or len(data) != len(indices) or int(indptr[0]) != 0 or int(indptr[-1]) != len(data)
+            or (n_rows and numpy.diff(indptr).min() < 0) or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < n_cols)):
+        raise ArtifactError(path, f"its {what} disagree (truncated or foreign file)", fix)
+    return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)

@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
 from .greek_letters import spell_out_greek
-from .sparse_cosine import l2_tfidf, pair_cosines
+from .sparse_cosine import checked_csr, l2_tfidf, pair_cosines
 
 FORMAT_VERSION = 1
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -162,9 +162,10 @@ class NameTokenIndex:
         shape = tuple(int(x) for x in arrays["shape"])
         if len(self.vocab) != shape[1] or len(self.idf) != shape[1]:
             raise ArtifactError(path, "vocabulary, idf and matrix sizes disagree", REBUILD)
-        self.matrix = _csr(arrays["data"], arrays["indices"], arrays["indptr"], shape, path)
+        self.matrix = checked_csr(arrays["data"], arrays["indices"], arrays["indptr"], shape, path, "sparse matrix arrays", REBUILD)
         if all(a in arrays for a in _POSTINGS):
-            self._postings = _csr(arrays["postings_data"], arrays["postings_indices"], arrays["postings_indptr"], shape[::-1], path)
+            self._postings = checked_csr(arrays["postings_data"], arrays["postings_indices"], arrays["postings_indptr"],
+                                         shape[::-1], path, "sparse matrix arrays", REBUILD)
         return self
 
     @staticmethod
@@ -179,11 +180,3 @@ class NameTokenIndex:
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return l2_tfidf(counts, self.idf)
 
-
-def _csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...], path: Path) -> sp.csr_matrix:
-    """A CSR matrix over (memory-mapped) arrays, not copied; an ArtifactError if they cannot form one."""
-    n_rows, n_cols = (int(x) for x in shape)
-    if (indptr.shape != (n_rows + 1,) or len(data) != len(indices) or int(indptr[0]) != 0 or int(indptr[-1]) != len(data)
-            or (n_rows and numpy.diff(indptr).min() < 0) or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < n_cols)):
-        raise ArtifactError(path, "its sparse matrix arrays disagree (truncated or foreign file)", REBUILD)
-    return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)

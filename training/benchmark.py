@@ -103,7 +103,7 @@ def configured_settings(config_path: Optional[Path]) -> Tuple[LinkerSettings, in
 
 def settings_for(kb: str, settings: LinkerSettings, kb_settings: Dict[str, Dict[str, Any]]) -> LinkerSettings:
     """RETURNS (LinkerSettings): `settings` with the changes `kb_settings` gives the reference set `kb`."""
-    return LinkerSettings.from_dict({**settings.to_dict(), **kb_settings.get(kb, {})})
+    return replace(settings, **kb_settings.get(kb, {}))
 
 
 def component_build_precision() -> str:
