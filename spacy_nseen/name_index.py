@@ -1,13 +1,16 @@
 """Approximate nearest-neighbour search over name vectors with Annoy (NSEEN §3.2, Algorithm 2).
 
 Vectors are L2-normalised, so Annoy's angular distance d relates to the cosine by cos = 1 − d²/2.
-The index file is memory-mapped on load, so processes that load the same file share its pages; the item
-vectors are read from the same mapping (`vectors`) rather than copied.
+The index file is memory-mapped on load, so processes that load the same file share its pages. The item
+vectors (`vectors`) are a numpy view of Annoy's own mapping where the platform shows it (Linux
+/proc/self/maps), so each page of the file is mapped, and counted in the resident set size, once; elsewhere
+the file is mapped a second time.
 """
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Optional, Tuple, Union
+from typing import Any, Dict, Optional, Set, Tuple, Union
 
 import numpy
 from annoy import AnnoyIndex
@@ -144,6 +147,7 @@ class AnnoyNameIndex:
             raise ArtifactError(path, f"holds {stored_items} names, the reference set has {n_items}", REBUILD)
         index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=int(meta.get("search_k", -1) if search_k is None else search_k), seed=int(meta.get("seed", 0)))
         annoy = AnnoyIndex(dim, "angular")
+        mapped_before = _file_mappings(path)
         try:
             annoy.load(str(path), prefault=False)
         except OSError as err:
@@ -152,7 +156,8 @@ class AnnoyNameIndex:
             raise ArtifactError(path, f"holds {annoy.get_n_items()} items, expected {n_items}", REBUILD)
         index._annoy = annoy
         index.n_items = n_items
-        index._vectors = _map_item_vectors(path, annoy, dim, n_items)
+        region = _annoy_region(annoy, path, size, mapped_before)
+        index._vectors = _item_vector_view(path, annoy, dim, n_items, region)
         return index
 
     def _require(self) -> AnnoyIndex:
@@ -161,13 +166,58 @@ class AnnoyNameIndex:
         return self._annoy
 
 
-def _map_item_vectors(path: Path, annoy: AnnoyIndex, dim: int, n_items: int) -> Optional[numpy.ndarray]:
-    """Map the item vectors of an angular Annoy file: items are its first nodes, each an int32 descendant
-    count, two int32 children and `dim` float32 values. Returns None if a spot check disagrees with Annoy."""
+class _MappedRegion:
+    """Bytes of a mapping Annoy owns, for numpy: a view's base keeps this (and so Annoy, which unmaps the
+    file when it is freed) alive."""
+
+    def __init__(self, owner: AnnoyIndex, start: int, length: int) -> None:
+        self.owner = owner
+        self.__array_interface__: Dict[str, Any] = {"shape": (length,), "typestr": "|u1", "data": (start, True), "version": 3}
+
+
+def _file_mappings(path: Path) -> Set[Tuple[int, int]]:
+    """RETURNS (Set[Tuple[int, int]]): (start, end) addresses of this process's mappings of the file at offset
+    0, from /proc/self/maps (empty where there is none)."""
+    try:
+        stat = os.stat(path)
+        lines = Path("/proc/self/maps").read_text().splitlines()
+    except OSError:
+        return set()
+    device = f"{os.major(stat.st_dev):02x}:{os.minor(stat.st_dev):02x}"
+    found = set()
+    for line in lines:
+        fields = line.split(maxsplit=5)
+        if len(fields) >= 5 and fields[4] == str(stat.st_ino) and fields[3] == device and int(fields[2], 16) == 0:
+            start, end = (int(address, 16) for address in fields[0].split("-"))
+            found.add((start, end))
+    return found
+
+
+def _annoy_region(annoy: AnnoyIndex, path: Path, size: int, mapped_before: Set[Tuple[int, int]]) -> Optional[numpy.ndarray]:
+    """RETURNS (Optional[numpy.ndarray]): the bytes of the one mapping of `path` that appeared while Annoy
+    loaded it, or None if there is not exactly one (another platform, or another thread mapping it too)."""
+    new = _file_mappings(path) - mapped_before
+    if len(new) != 1:
+        return None
+    start, end = new.pop()
+    if end - start < size:
+        return None
+    return numpy.asarray(_MappedRegion(annoy, start, size))
+
+
+def _item_vector_view(
+    path: Path, annoy: AnnoyIndex, dim: int, n_items: int, region: Optional[numpy.ndarray]
+) -> Optional[numpy.ndarray]:
+    """View the item vectors of an angular Annoy file: items are its first nodes, each an int32 descendant
+    count, two int32 children and `dim` float32 values. `region` is Annoy's own mapping of the file; without
+    it the file is mapped again. Returns None if a spot check disagrees with Annoy."""
     node = numpy.dtype([("n_descendants", "<i4"), ("children", "<i4", (2,)), ("v", "<f4", (dim,))])
     if path.stat().st_size < node.itemsize * n_items:
         return None
-    vectors = numpy.memmap(path, dtype=node, mode="r", shape=(n_items,))["v"]
+    if region is not None:
+        vectors = region[: node.itemsize * n_items].view(node)["v"]
+    else:
+        vectors = numpy.memmap(path, dtype=node, mode="r", shape=(n_items,))["v"]
     for item in {0, n_items // 2, n_items - 1}:
         if not numpy.array_equal(vectors[item], numpy.asarray(annoy.get_item_vector(item), dtype=numpy.float32)):
             return None

@@ -1,9 +1,12 @@
+import gc
 import json
+from pathlib import Path
 
 import numpy
 import pytest
 
 from spacy_nseen.errors import ArtifactError
+from spacy_nseen import name_index
 from spacy_nseen.name_index import AnnoyNameIndex
 
 
@@ -114,3 +117,28 @@ def test_misuse():
         AnnoyNameIndex.build(numpy.zeros((0, 4), dtype=numpy.float32))
     with pytest.raises(RuntimeError, match="build"):
         AnnoyNameIndex(4).query(QUERIES, 1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc/self/maps")
+def test_loaded_vectors_are_a_view_of_annoys_own_mapping(tmp_path):
+    path = tmp_path / "names.ann"
+    AnnoyNameIndex.build(VECTORS, n_trees=4, n_jobs=1).save(path)
+    loaded = AnnoyNameIndex.load(path, dim=8, n_items=len(VECTORS))
+    assert len(name_index._file_mappings(path)) == 1  # mapped once: by Annoy, and viewed by numpy
+    numpy.testing.assert_array_equal(loaded.vectors, VECTORS)
+    assert not loaded.vectors.flags.writeable
+    second = AnnoyNameIndex.load(path, dim=8, n_items=len(VECTORS))
+    assert len(name_index._file_mappings(path)) == 2
+    del loaded
+    gc.collect()
+    assert len(name_index._file_mappings(path)) == 1
+    numpy.testing.assert_array_equal(second.item_vectors(numpy.array([3, 0])), VECTORS[[3, 0]])
+
+
+def test_vectors_fall_back_to_a_second_mapping_when_annoys_is_not_found(tmp_path, monkeypatch):
+    path = tmp_path / "names.ann"
+    AnnoyNameIndex.build(VECTORS, n_trees=4, n_jobs=1).save(path)
+    monkeypatch.setattr(name_index, "_file_mappings", lambda _path: set())
+    loaded = AnnoyNameIndex.load(path, dim=8, n_items=len(VECTORS))
+    assert isinstance(loaded.vectors.base, numpy.memmap) or isinstance(loaded.vectors, numpy.memmap)
+    numpy.testing.assert_array_equal(loaded.vectors, VECTORS)

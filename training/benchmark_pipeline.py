@@ -72,7 +72,7 @@ def pipeline_throughput(nlp, texts: Sequence[str], threads: int, n_process: int 
         for kb_linker in linker.linkers.values():
             kb_linker.clear_cache()
         start, cpu_start = time.perf_counter(), cpu_seconds()
-        words = sum(len(doc) for doc in nlp.pipe(texts, batch_size=256, disable=disable, n_process=processes))
+        words = sum(len(doc) for doc in nlp.pipe(texts, disable=disable, n_process=processes))
         seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu_start
         return {"seconds": round(seconds, 4), "cpu_seconds": round(cpu, 4), "docs_per_s": per_second(len(texts), seconds), "words_per_s": per_second(words, seconds), "words": words}
 

@@ -51,7 +51,7 @@ def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads:
     if texts_path:
         texts = Path(texts_path).read_text(encoding="utf8").split("\n")
         run_start = time.perf_counter()
-        n_ents = sum(len(doc.ents) for doc in nlp.pipe(texts, batch_size=256))
+        n_ents = sum(len(doc.ents) for doc in nlp.pipe(texts))
         out["run_seconds"] = round(time.perf_counter() - run_start, 3)
         out["entities"] = n_ents
         out["memory_after_run"] = memory_mb()
