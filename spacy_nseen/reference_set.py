@@ -8,6 +8,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 import numpy
 
 from .errors import ArtifactError
+from .text_lines import TextLines
 
 HEADER = ("kb_id", "name", "kind")
 
@@ -24,14 +25,16 @@ def open_text(path: Union[str, Path], mode: str = "rt"):
 class ReferenceSet:
     """Entities and their names, one row per distinct (kb_id, name).
 
-    kb_ids (List[str]): the distinct entity ids (CURIEs), index = entity index.
-    names (List[str]): one name per row.
+    kb_ids (Sequence[str]): the distinct entity ids (CURIEs), index = entity index.
+    names (Sequence[str]): one name per row.
+    Both are lists when the set is read from rows or TSV, and `TextLines` (UTF-8 bytes, decoded when read)
+    when it comes from `from_arrays`, as a saved linker's set does.
     name_entity (numpy.ndarray): int32, the entity index of each row.
     kinds (List[str]): the kind of each name ("recommended", "synonym", ...; "" when unknown).
     """
 
-    kb_ids: List[str]
-    names: List[str]
+    kb_ids: Sequence[str]
+    names: Sequence[str]
     name_entity: numpy.ndarray
     kinds: List[str]
     _entity_index: Dict[str, int] = field(default_factory=dict, repr=False, compare=False)
@@ -96,7 +99,7 @@ class ReferenceSet:
         except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile) as err:
             raise ArtifactError(path, f"cannot be read ({err})", fix) from None
         reference = cls.from_rows(rows)
-        if not reference.names:
+        if not len(reference.names):
             raise ArtifactError(path, "contains no names", fix)
         return reference
 
@@ -110,13 +113,11 @@ class ReferenceSet:
     def to_arrays(self) -> Dict[str, numpy.ndarray]:
         """RETURNS (Dict[str, numpy.ndarray]): the set as flat arrays (UTF-8 text joined by line breaks),
         which `from_arrays` turns back into a ReferenceSet much faster than `from_tsv` parses a file."""
-        if any("\n" in text for text in (*self.names, *self.kb_ids)):
-            raise ValueError("names and kb_ids must not contain line breaks")
         kind_names = sorted(set(self.kinds))
         kind_codes = {kind: i for i, kind in enumerate(kind_names)}
         return {
-            "kb_ids": _utf8("\n".join(self.kb_ids)),
-            "names": _utf8("\n".join(self.names)),
+            "kb_ids": _utf8_lines(self.kb_ids),
+            "names": _utf8_lines(self.names),
             "name_entity": numpy.asarray(self.name_entity, dtype=numpy.int32),
             "kind_names": _utf8("\n".join(kind_names)),
             "kind_codes": numpy.asarray([kind_codes[kind] for kind in self.kinds], dtype=numpy.int32),
@@ -124,9 +125,12 @@ class ReferenceSet:
 
     @classmethod
     def from_arrays(cls, arrays: Dict[str, numpy.ndarray]) -> "ReferenceSet":
-        """Rebuild a set from `to_arrays`. Raises ValueError when the arrays disagree in length."""
-        kb_ids = _lines(arrays["kb_ids"])
-        names = _lines(arrays["names"])
+        """Rebuild a set from `to_arrays`, names and ids as `TextLines` over the given (e.g. memory-mapped)
+        bytes. Raises ValueError when the arrays disagree in length."""
+        kb_ids = TextLines(numpy.asarray(arrays["kb_ids"], dtype=numpy.uint8))
+        names = TextLines(numpy.asarray(arrays["names"], dtype=numpy.uint8))
+        kb_ids.check_utf8()
+        names.check_utf8()
         kind_names = numpy.asarray(_text(arrays["kind_names"]).split("\n"), dtype=object)
         codes = numpy.asarray(arrays["kind_codes"])
         name_entity = numpy.array(arrays["name_entity"], dtype=numpy.int32)
@@ -166,6 +170,10 @@ def _text(array: numpy.ndarray) -> str:
     return numpy.asarray(array, dtype=numpy.uint8).tobytes().decode("utf8", "surrogatepass")
 
 
-def _lines(array: numpy.ndarray) -> List[str]:
-    text = _text(array)
-    return text.split("\n") if text else []
+def _utf8_lines(strings: Sequence[str]) -> numpy.ndarray:
+    if isinstance(strings, TextLines):
+        return strings.utf8
+    try:
+        return TextLines.from_strings(strings).utf8
+    except ValueError as err:
+        raise ValueError(f"names and kb_ids: {err}") from None
