@@ -74,15 +74,20 @@ def distinct_mentions(stream: Sequence[Dict[str, List[str]]], kb: str) -> List[s
     return list(dict.fromkeys(text for doc in stream for text in doc.get(kb, [])))
 
 
-def component_defaults() -> Tuple[LinkerSettings, int, str]:
-    """RETURNS (Tuple[LinkerSettings, int, str]): the search settings, search_k and encoder precision of
-    `nseen_linker`'s default config, which the benchmark gives every linker (what a pipeline gets unless its
-    config says otherwise)."""
+def factory_config() -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): `nseen_linker`'s default config (what a pipeline gets unless its config says
+    otherwise); the one place the benchmark reads the factory defaults."""
     from spacy.language import Language
 
     import spacy_nseen.component  # noqa: F401  (registers the factory)
 
-    config = dict(Language.get_factory_meta("nseen_linker").default_config)
+    return dict(Language.get_factory_meta("nseen_linker").default_config)
+
+
+def component_defaults() -> Tuple[LinkerSettings, int, str]:
+    """RETURNS (Tuple[LinkerSettings, int, str]): the search settings, search_k and encoder precision of the
+    factory defaults, which the benchmark gives every linker without a pipeline config."""
+    config = factory_config()
     return LinkerSettings.from_dict(config), int(config["search_k"]), str(config["encoder"]["precision"])
 
 
@@ -108,9 +113,7 @@ def settings_for(kb: str, settings: LinkerSettings, kb_settings: Dict[str, Dict[
 
 def component_build_precision() -> str:
     """RETURNS (str): the precision `nseen_linker` encodes reference names at when it builds an index."""
-    from spacy.language import Language
-
-    return str(Language.get_factory_meta("nseen_linker").default_config["build_precision"])
+    return str(factory_config()["build_precision"])
 
 
 # Linking throughput ------------------------------------------------------------------------------------
