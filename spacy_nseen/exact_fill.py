@@ -1,0 +1,48 @@
+"""Cheap searches for ranks 2..k of a mention that matches reference names exactly (`exact_fill`).
+
+Such a mention skips the encoder and Annoy (the exact short-cut); its other candidates come from the
+posting lists of its rare terms only (character n-grams, words), which are short by definition.
+"""
+from typing import Tuple
+
+import numpy
+import scipy.sparse as sp
+
+
+def top_k_postings(queries: sp.csr_matrix, postings_t: sp.csr_matrix, k: int, chunk_size: int = 256
+                   ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """The k best names per query by the dot product with the (terms × names) postings, best first
+    (ties: lower name index first); -1 / 0.0 where fewer names share a term.
+
+    RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): name indices (int64) and scores (float32), (n_queries, k).
+    """
+    n_queries = queries.shape[0]
+    out_idx = numpy.full((n_queries, k), -1, dtype=numpy.int64)
+    out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
+    for start in range(0, n_queries, chunk_size):
+        sims = queries[start : start + chunk_size] @ postings_t
+        for r in range(sims.shape[0]):
+            lo, hi = sims.indptr[r], sims.indptr[r + 1]
+            if lo == hi:
+                continue
+            cols, vals = sims.indices[lo:hi], sims.data[lo:hi]
+            if len(vals) > k:
+                # the k best and every name tied with the k-th, so the order does not depend on the storage order
+                kth = vals[numpy.argpartition(-vals, k - 1)[k - 1]]
+                keep = vals >= kth
+                cols, vals = cols[keep], vals[keep]
+            order = numpy.lexsort((cols, -vals))[:k]
+            out_idx[start + r, : len(order)] = cols[order]
+            out_score[start + r, : len(order)] = vals[order]
+    return out_idx, out_score
+
+
+def without_common_terms(queries: sp.csr_matrix, postings_t: sp.csr_matrix, max_count: int) -> sp.csr_matrix:
+    """The query rows without the terms found in more than `max_count` names, so that a search over the
+    (terms × names) postings reads short posting lists only."""
+    queries = queries.tocsr()
+    keep = numpy.diff(postings_t.indptr)[queries.indices] <= max_count
+    entry_rows = numpy.repeat(numpy.arange(queries.shape[0]), numpy.diff(queries.indptr))
+    counts = numpy.bincount(entry_rows[keep], minlength=queries.shape[0])
+    indptr = numpy.concatenate([[0], numpy.cumsum(counts)]).astype(numpy.int64)
+    return sp.csr_matrix((queries.data[keep], queries.indices[keep], indptr), shape=queries.shape)
