@@ -3,7 +3,7 @@
 Such a mention skips the encoder and Annoy (the exact short-cut); its other candidates come from the
 posting lists of its rare terms only (character n-grams, words), which are short by definition.
 """
-from typing import Tuple
+from typing import List, Tuple
 
 import numpy
 import scipy.sparse as sp
@@ -46,3 +46,17 @@ def without_common_terms(queries: sp.csr_matrix, postings_t: sp.csr_matrix, max_
     counts = numpy.bincount(entry_rows[keep], minlength=queries.shape[0])
     indptr = numpy.concatenate([[0], numpy.cumsum(counts)]).astype(numpy.int64)
     return sp.csr_matrix((queries.data[keep], queries.indices[keep], indptr), shape=queries.shape)
+
+
+def number_variants(text: str) -> List[str]:
+    """The other grammatical number of a mention ending in a lowercase word (`amino acids` → `amino acid`,
+    `folate` → `folates`), by the S-stemmer rules of Harman (1991) and their inverse; [] for other mentions."""
+    if len(text) < 4 or not text[-2:].isalpha() or not text[-2:].islower():
+        return []
+    if text.endswith("ies") and not text.endswith(("eies", "aies")):
+        return [text[:-3] + "y"]
+    if text.endswith("es") and not text.endswith(("aes", "ees", "oes")):
+        return [text[:-1]]
+    if text.endswith("s"):
+        return [] if text.endswith(("us", "ss")) else [text[:-1]]
+    return [text[:-1] + "ies" if text.endswith("y") and text[-2] not in "aeiou" else text + "s"]

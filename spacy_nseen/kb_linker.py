@@ -20,7 +20,7 @@ from rapidfuzz.process import cpdist
 from thinc.api import Model
 
 from .encoder_layer import PRECISIONS, encode_names
-from .exact_fill import top_k_postings, without_common_terms
+from .exact_fill import number_variants, top_k_postings, without_common_terms
 from .exact_names import ExactNameIndex
 from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS, entity_priors, kind_ranks
 from .index_build import build_parts
@@ -75,8 +75,9 @@ class LinkerSettings:
         the exact match always uses the mention as written.
     exact_fill (str): what follows the exactly matching entities of a mention that takes the exact short-cut
         (hybrid mode with the character TF-IDF): "none" (nothing), "char" (the names sharing its rare
-        character n-grams, by their TF-IDF score over those n-grams) or "sparse" (those names and the names
-        sharing a rare word, by the hybrid score without its dense part); no encoder, no Annoy. Each search
+        character n-grams, by their TF-IDF score over those n-grams) or "sparse" (those names, the names
+        sharing a rare word and the names equal to the mention in the other grammatical number, `amino acids`
+        → `amino acid`, by the hybrid score without its dense part); no encoder, no Annoy. Each search
         fetches min(n_candidates, 2·top_k) names; "rare" = in at most `sparse_max_df` of the names. The exact
         entities, their order and scores do not change.
     """
@@ -334,10 +335,16 @@ class KnowledgeBaseLinker:
                 rare = without_common_terms(token_queries[rows], postings, int(settings.sparse_max_df * self.tokens.n_names))
                 ids, _ = top_k_postings(rare, postings, n_names)
                 pools = [list(dict.fromkeys(pool + [int(i) for i in found if i >= 0])) for pool, found in zip(pools, ids)]
+            pools = [pool + self._number_variant_rows(mentions[r], pool) for r, pool in zip(rows, pools)]
             scores = self._lexical_scores([mentions[r] for r in rows], sparse_queries[rows],
                                           None if token_queries is None else token_queries[rows], pools)
         for row, pool, values in zip(rows, pools, scores):
             out[row].extend(self._fill_candidates(pool, numpy.asarray(values, dtype=numpy.float32), out[row], top_k))
+
+    def _number_variant_rows(self, mention: str, pool: List[int]) -> List[int]:
+        """The name rows matching the other grammatical number of the mention exactly, not yet in the pool."""
+        known = set(pool)
+        return [row for variant in number_variants(mention) for row in self.exact_names.lookup(variant) if row not in known]
 
     def _fill_candidates(self, pool: List[int], scores: numpy.ndarray, exact: List[Candidate], top_k: int) -> List[Candidate]:
         """The best entities of a fill pool (by score, then name row) not among `exact`, up to top_k in all."""

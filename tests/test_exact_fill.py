@@ -3,8 +3,9 @@ import numpy
 import pytest
 import scipy.sparse as sp
 
-from spacy_nseen.exact_fill import top_k_postings, without_common_terms
-from spacy_nseen.kb_linker import EXACT_FILLS, LinkerSettings
+from spacy_nseen.exact_fill import number_variants, top_k_postings, without_common_terms
+from spacy_nseen.kb_linker import EXACT_FILLS, Candidate, KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.reference_set import ReferenceSet
 
 # Exact matches of one entity (FOXP2, HRAS), of a loose key (FOX-P2), and mentions without an exact match.
 MENTIONS = ["FOXP2", "FOX-P2", "hras", "PLCG2", "IKK-beta", "p53", "Forkhead box protein", "PLC gamma"]
@@ -71,8 +72,32 @@ def test_fill_is_off_without_short_cut_or_in_dense_mode(toy_linker):
         MENTIONS, top_k=5, mode="dense")
 
 
-def test_fill_without_rare_terms_adds_nothing(toy_linker):
-    assert linked(toy_linker, sparse_max_df=0.0, exact_fill="sparse") == linked(toy_linker, sparse_max_df=0.0)
+def test_char_fill_without_rare_ngrams_adds_nothing(toy_linker):
+    assert linked(toy_linker, sparse_max_df=0.0, exact_fill="char") == linked(toy_linker, sparse_max_df=0.0)
+
+
+@pytest.mark.parametrize("text,variants", [
+    ("amino acids", ["amino acid"]), ("folate", ["folates"]), ("polyamines", ["polyamine"]),
+    ("families", ["family"]), ("family", ["families"]), ("glucose", ["glucoses"]),
+    ("nucleus", []), ("glass", []), ("LPS", []), ("RNAs", []), ("Ca", []), ("NP-40", []), ("5mC", []),
+])
+def test_number_variants(text, variants):
+    assert number_variants(text) == variants
+
+
+def test_sparse_fill_adds_the_other_number(toy_encoder):
+    reference = ReferenceSet.from_rows(
+        [("C:1", "amino acids", "synonym"), ("C:2", "amino acid", "primary"), ("C:2", "aminoacid", "synonym"),
+         ("C:3", "acid", "primary"), ("C:4", "amine", "primary"), ("C:5", "folate", "synonym"), ("C:6", "folates", "primary")]
+    )
+    linker = KnowledgeBaseLinker.build("toy", toy_encoder, reference, n_trees=2)
+    for fill, found in [("none", False), ("sparse", True)]:
+        # rare = in at most 1% of the 7 names: none, so only the number variant can fill
+        linker.settings = LinkerSettings(cache_size=0, exact_fill=fill)
+        first, second = linker.link(["amino acids", "folate"], top_k=3)
+        assert first[0] == Candidate("C:1", "amino acids", 1.0) and second[0] == Candidate("C:5", "folate", 1.0)
+        assert (len(first) > 1 and first[1].kb_id == "C:2") == found
+        assert (len(second) > 1 and second[1].kb_id == "C:6") == found
 
 
 @pytest.mark.parametrize("fill", ["char", "sparse"])
