@@ -14,11 +14,13 @@ from dataclasses import asdict, dataclass, fields
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
+import scipy.sparse as sp
 from rapidfuzz.distance import Indel, JaroWinkler
 from rapidfuzz.process import cpdist
 from thinc.api import Model
 
 from .encoder_layer import PRECISIONS, encode_names
+from .exact_fill import number_variants, top_k_postings, without_common_terms
 from .exact_names import ExactNameIndex
 from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS, entity_priors, kind_ranks
 from .index_build import build_parts
@@ -30,6 +32,8 @@ from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
 
 MODES = ("hybrid", "dense")
+# What fills ranks 2..k of a mention that takes the exact short-cut (see `LinkerSettings.exact_fill`).
+EXACT_FILLS = ("none", "char", "sparse")
 MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
 # (See `exact_ranking` for the other tables and the `exact_kind_priority` / `exact_tie_break` settings.)
@@ -69,6 +73,13 @@ class LinkerSettings:
     query_form (str): the form of the mention searched and scored by the encoder, TF-IDF and fuzzy
         scores ("as_written", "ascii_dashes", "spelled_greek", "spelled_greek_joined", see `query_forms`);
         the exact match always uses the mention as written.
+    exact_fill (str): what follows the exactly matching entities of a mention that takes the exact short-cut
+        (hybrid mode with the character TF-IDF): "none" (nothing), "char" (the names sharing its rare
+        character n-grams, by their TF-IDF score over those n-grams) or "sparse" (those names, the names
+        sharing a rare word and the names equal to the mention in the other grammatical number, `amino acids`
+        → `amino acid`, by the hybrid score without its dense part); no encoder, no Annoy. Each search
+        fetches min(n_candidates, 2·top_k) names; "rare" = in at most `sparse_max_df` of the names. The exact
+        entities, their order and scores do not change.
     """
 
     n_candidates: int = 50
@@ -83,6 +94,7 @@ class LinkerSettings:
     exact_kind_priority: str = "default"
     exact_tie_break: str = "score"
     query_form: str = "as_written"
+    exact_fill: str = "none"
 
     def __post_init__(self) -> None:
         if self.n_candidates < 1:
@@ -105,6 +117,8 @@ class LinkerSettings:
             raise ValueError(f"exact_tie_break must be one of {TIE_BREAKS}, got {self.exact_tie_break!r}")
         if self.query_form not in QUERY_FORMS:
             raise ValueError(f"query_form must be one of {QUERY_FORMS}, got {self.query_form!r}")
+        if self.exact_fill not in EXACT_FILLS:
+            raise ValueError(f"exact_fill must be one of {EXACT_FILLS}, got {self.exact_fill!r}")
 
     @classmethod
     def from_dict(cls, data: Dict) -> "LinkerSettings":
@@ -297,7 +311,68 @@ class KnowledgeBaseLinker:
             if fuzzy_scores is not None:
                 scores = scores + fuzzy * fuzzy_scores[row]
             out.append(self._collapse(pool, scores, exact_rows[row], top_k))
+        if settings.exact_fill != "none" and use_sparse:
+            fill = [r for r, skip in enumerate(shortcut) if skip and len(out[r]) < top_k]
+            if fill:
+                self._fill(fill, mentions, sparse_queries, token_queries, out, top_k)
         return out
+
+    def _fill(self, rows: List[int], mentions: List[str], sparse_queries: sp.csr_matrix,
+              token_queries: Optional[sp.csr_matrix], out: List[List[Candidate]], top_k: int) -> None:
+        """Append to the exact entities of these short-cut rows other entities from the cheap searches (exact_fill)."""
+        settings = self.settings
+        n_names = min(settings.n_candidates, 2 * top_k)
+        pools = [[] for _ in rows]
+        if settings.sparse_max_df > 0:
+            postings = self.tfidf.rare_postings(settings.sparse_max_df)
+            ids, search_scores = top_k_postings(sparse_queries[rows], postings, n_names)
+            pools = [[int(i) for i in found if i >= 0] for found in ids]
+        if settings.exact_fill == "char":
+            scores = [values[: len(pool)] for values, pool in zip(search_scores, pools)] if settings.sparse_max_df > 0 else pools
+        else:
+            if token_queries is not None:
+                postings = self.tokens.postings
+                rare = without_common_terms(token_queries[rows], postings, int(settings.sparse_max_df * self.tokens.n_names))
+                ids, _ = top_k_postings(rare, postings, n_names)
+                pools = [list(dict.fromkeys(pool + [int(i) for i in found if i >= 0])) for pool, found in zip(pools, ids)]
+            pools = [pool + self._number_variant_rows(mentions[r], pool) for r, pool in zip(rows, pools)]
+            scores = self._lexical_scores([mentions[r] for r in rows], sparse_queries[rows],
+                                          None if token_queries is None else token_queries[rows], pools)
+        for row, pool, values in zip(rows, pools, scores):
+            out[row].extend(self._fill_candidates(pool, numpy.asarray(values, dtype=numpy.float32), out[row], top_k))
+
+    def _number_variant_rows(self, mention: str, pool: List[int]) -> List[int]:
+        """The name rows matching the other grammatical number of the mention exactly, not yet in the pool."""
+        known = set(pool)
+        return [row for variant in number_variants(mention) for row in self.exact_names.lookup(variant) if row not in known]
+
+    def _fill_candidates(self, pool: List[int], scores: numpy.ndarray, exact: List[Candidate], top_k: int) -> List[Candidate]:
+        """The best entities of a fill pool (by score, then name row) not among `exact`, up to top_k in all."""
+        reference = self.reference_set
+        rows = numpy.asarray(pool, dtype=numpy.int64)
+        seen = {c.kb_id for c in exact}
+        found: List[Candidate] = []
+        for j in numpy.lexsort((rows, -scores)):
+            if len(exact) + len(found) >= top_k:
+                break
+            kb_id = reference.kb_ids[int(reference.name_entity[rows[j]])]
+            if kb_id not in seen:
+                seen.add(kb_id)
+                found.append(Candidate(kb_id, reference.names[int(rows[j])], round(min(1.0, float(scores[j])), 6)))
+        return found
+
+    def _lexical_scores(self, mentions: List[str], sparse_queries: sp.csr_matrix,
+                        token_queries: Optional[sp.csr_matrix], pools: List[List[int]]) -> List[numpy.ndarray]:
+        """The hybrid score without its dense part, rescaled to [0, 1]: the weighted mean of the character
+        TF-IDF, token and fuzzy scores of each pool's names."""
+        settings = self.settings
+        parts = [(settings.sparse_weight, self.tfidf.score(sparse_queries, pools))]
+        if token_queries is not None and settings.token_weight > 0:
+            parts.append((settings.token_weight, self.tokens.score(token_queries, pools)))
+        if settings.fuzzy_weight > 0:
+            parts.append((settings.fuzzy_weight, self._fuzzy_scores(mentions, pools)))
+        total = sum(w for w, _ in parts)
+        return [sum(w * scores[i] for w, scores in parts) / total for i in range(len(pools))]
 
     def _fuzzy_scores(self, mentions: List[str], pools: List[List[int]]) -> List[numpy.ndarray]:
         """½ Indel + ½ Jaro-Winkler similarity of each mention's strict key with its candidates' keys, for all
