@@ -1,12 +1,33 @@
 """TF-IDF weighting, candidate cosines and checked loading shared by the sparse indexes (`ngram_tfidf`,
 `token_index`)."""
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Sequence, Tuple, Union
 
 import numpy
 import scipy.sparse as sp
 
 from .errors import ArtifactError
+
+if TYPE_CHECKING:
+    from .tf_matrix import TfMatrix
+
+
+def weighted_tf(counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = False) -> sp.csr_matrix:
+    """RETURNS (sp.csr_matrix): float32 tf · idf (tf optionally 1 + ln tf), not yet normalised."""
+    m = counts.astype(numpy.float32)
+    if sublinear_tf:
+        numpy.log(m.data, out=m.data)
+        m.data += 1.0
+    if m.shape[1]:
+        m = sp.csr_matrix(m.multiply(idf[numpy.newaxis, :]), dtype=numpy.float32)
+    return m
+
+
+def inverse_norms(weighted: sp.csr_matrix) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): float32 1 / L2 norm of each row (1 for all-zero rows)."""
+    norms = numpy.sqrt(numpy.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return numpy.asarray(1.0 / norms, dtype=numpy.float32)
 
 
 def l2_tfidf(counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = False) -> sp.csr_matrix:
@@ -17,24 +38,18 @@ def l2_tfidf(counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = Fal
     sublinear_tf (bool): use 1 + ln(tf) instead of the raw count.
     RETURNS (sp.csr_matrix): float32 rows of norm 1 (all-zero rows stay zero), indices sorted.
     """
-    m = counts.astype(numpy.float32)
-    if sublinear_tf:
-        numpy.log(m.data, out=m.data)
-        m.data += 1.0
-    if m.shape[1]:
-        m = sp.csr_matrix(m.multiply(idf[numpy.newaxis, :]), dtype=numpy.float32)
-    norms = numpy.sqrt(numpy.asarray(m.multiply(m).sum(axis=1)).ravel())
-    norms[norms == 0] = 1.0
-    m = sp.csr_matrix(sp.diags(1.0 / norms).astype(numpy.float32) @ m)
+    m = weighted_tf(counts, idf, sublinear_tf)
+    m = sp.csr_matrix(sp.diags(inverse_norms(m)).astype(numpy.float32) @ m)
     m.sort_indices()
     return m
 
 
-def pair_cosines(queries: sp.csr_matrix, names: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
+def pair_cosines(queries: sp.csr_matrix, names: "Union[sp.csr_matrix, TfMatrix]",
+                 name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
     """Cosine of each query row with its candidate name rows, in one sparse pass over all candidates.
 
     queries (sp.csr_matrix): one L2-normalised row per query.
-    names (sp.csr_matrix): the L2-normalised name rows.
+    names (Union[sp.csr_matrix, TfMatrix]): the L2-normalised name rows (a TfMatrix rebuilds only the candidates').
     name_indices (Sequence[Sequence[int]]): candidate name rows per query.
     RETURNS (List[numpy.ndarray]): float32 cosines aligned with `name_indices`.
     """
@@ -43,8 +58,24 @@ def pair_cosines(queries: sp.csr_matrix, names: sp.csr_matrix, name_indices: Seq
     if flat.size and (flat.min() < 0 or flat.max() >= names.shape[0]):
         raise IndexError(f"name index out of range [0, {names.shape[0]})")
     q = queries[numpy.repeat(numpy.arange(queries.shape[0]), lengths)]
-    scores = numpy.asarray(q.multiply(names[flat]).sum(axis=1), dtype=numpy.float32).ravel()
+    candidates = names[flat] if isinstance(names, sp.spmatrix) else names.rows(flat)
+    scores = numpy.asarray(q.multiply(candidates).sum(axis=1), dtype=numpy.float32).ravel()
     return numpy.split(scores, numpy.cumsum(lengths)[:-1]) if len(lengths) else []
+
+
+def postings_product(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]") -> sp.csr_matrix:
+    """`queries @ postings` (terms × names); a TfMatrix rebuilds only the postings of the queries' terms.
+
+    The queries' columns are renumbered in their sorted order, which keeps every row's order of terms,
+    so the product sums the same terms in the same order as the full product: the same float32 values.
+    """
+    if isinstance(postings, sp.spmatrix):
+        return queries @ postings
+    queries = sp.csr_matrix(queries)
+    terms = numpy.unique(queries.indices)
+    local = sp.csr_matrix((queries.data, numpy.searchsorted(terms, queries.indices).astype(queries.indices.dtype),
+                           queries.indptr), shape=(queries.shape[0], len(terms)))
+    return local @ postings.rows(terms)
 
 
 def checked_csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
