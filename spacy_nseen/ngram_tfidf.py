@@ -251,7 +251,7 @@ class CharNgramTfidf:
 
     def _vocab_arrays(self) -> Dict[str, np.ndarray]:
         if isinstance(self.vocab, NgramVocab):
-            return {"vocab_keys": self.vocab.keys, "vocab_ids": self.vocab.ids}
+            return {"vocab_keys": self.vocab.packed_keys, "vocab_ids": self.vocab.ids}
         return {"vocab": np.array(sorted(self.vocab, key=self.vocab.__getitem__), dtype=np.str_)}
 
     @classmethod

@@ -79,10 +79,10 @@ def _sorted_lookup(sorted_keys: numpy.ndarray, keys: numpy.ndarray) -> numpy.nda
 
 
 class NgramVocab(Mapping[str, int]):
-    """N-gram → id over sorted packed keys (`keys`, uint64) and the ids in that order (`ids`, int32)."""
+    """N-gram → id over sorted packed keys (`packed_keys`, uint64) and the ids in that order (`ids`, int32)."""
 
     def __init__(self, keys: numpy.ndarray, ids: numpy.ndarray) -> None:
-        self.keys = keys
+        self.packed_keys = keys
         self.ids = ids
 
     @classmethod
@@ -106,7 +106,7 @@ class NgramVocab(Mapping[str, int]):
 
     def lookup(self, keys: numpy.ndarray) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the id (int64) of each packed key, -1 where it is not in the vocabulary."""
-        pos = _sorted_lookup(self.keys, keys)
+        pos = _sorted_lookup(self.packed_keys, keys)
         return numpy.where(pos >= 0, self.ids[numpy.maximum(pos, 0)] if len(self.ids) else -1, -1).astype(numpy.int64)
 
     def __getitem__(self, ngram: str) -> int:
@@ -116,12 +116,12 @@ class NgramVocab(Mapping[str, int]):
         return found
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.packed_keys)
 
     def __iter__(self) -> Iterator[str]:
         """The n-grams in id order."""
-        by_id = numpy.empty(len(self.keys), dtype=numpy.uint64)
-        by_id[self.ids] = self.keys
+        by_id = numpy.empty(len(self.packed_keys), dtype=numpy.uint64)
+        by_id[self.ids] = self.packed_keys
         return (unpack_ngram(int(k)) for k in by_id)
 
 
