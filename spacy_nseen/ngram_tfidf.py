@@ -59,7 +59,8 @@ class CharNgramTfidf:
         self.pad = pad
         self.vocab: Mapping[str, int] = {}
         self.idf = np.zeros((0,), dtype=np.float32)
-        self.counts = TfMatrix(sp.csr_matrix((0, 0), dtype=np.uint8), self.idf, np.zeros(0, np.float32), by_name=True)
+        self.counts = TfMatrix.from_counts(sp.csr_matrix((0, 0), dtype=np.uint8), self.idf, np.zeros(0, np.float32),
+                                           by_name=True)
         self._matrix_t: Optional[sp.csr_matrix] = None
         self._rare_t: Dict[int, TfMatrix] = {}
 
@@ -210,8 +211,9 @@ class CharNgramTfidf:
             if filled.any():
                 counts[filled] = np.add.reduceat(keep, m.indptr[:-1][filled], dtype=np.int64)
             indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-            rare = sp.csr_matrix((m.tf[keep], m.indices[keep], indptr), shape=m.shape)
-            rare_t = TfMatrix(rare, self.idf, m.inv_norm, by_name=True, sublinear_tf=self.sublinear_tf).transposed()
+            rare = TfMatrix(m.tf[keep], m.indices[keep], indptr, m.shape, self.idf, m.inv_norm, by_name=True,
+                            sublinear_tf=self.sublinear_tf)
+            rare_t = rare.transposed()
             self._rare_t[max_count] = rare_t
         return rare_t
 

@@ -78,15 +78,19 @@ def postings_product(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfM
     return local @ postings.rows(terms)
 
 
-def checked_csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
-                path: Path, what: str, fix: str) -> sp.csr_matrix:
-    """A CSR matrix over saved (memory-mapped) arrays, not copied.
-
-    Raises ArtifactError naming `path` and `what` ("its ... disagree") when the arrays cannot form a valid
-    matrix of `shape`: scipy would not check the indices, and an index out of range would crash a product.
-    """
+def check_csr_arrays(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
+                     path: Path, what: str, fix: str) -> None:
+    """Raise ArtifactError naming `path` and `what` ("its ... disagree") when the arrays cannot form a valid
+    CSR matrix of `shape`: scipy would not check the indices, and an index out of range would crash a product."""
     n_rows, n_cols = (int(x) for x in shape)
     if (indptr.shape != (n_rows + 1,) or len(data) != len(indices) or int(indptr[0]) != 0 or int(indptr[-1]) != len(data)
             or (n_rows and numpy.diff(indptr).min() < 0) or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < n_cols)):
         raise ArtifactError(path, f"its {what} disagree (truncated or foreign file)", fix)
+
+
+def checked_csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
+                path: Path, what: str, fix: str) -> sp.csr_matrix:
+    """A CSR matrix over saved (memory-mapped) arrays, not copied; ArtifactError as `check_csr_arrays`."""
+    check_csr_arrays(data, indices, indptr, shape, path, what, fix)
+    n_rows, n_cols = (int(x) for x in shape)
     return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)

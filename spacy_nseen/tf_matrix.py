@@ -4,7 +4,8 @@
 with tf' = tf (or 1 + ln tf, sublinear). Storing tf as uint8/uint16 and one float32 inverse norm per name,
 instead of a float32 per non-zero, saves 3 (or 2) bytes per non-zero; `rows` rebuilds the weights of the
 selected rows with the same float32 operations, so they are bit-identical to the matrix `l2_tfidf` returns.
-The same class holds the transposed matrix (terms × names: the postings of an inverted index).
+The same class holds the transposed matrix (terms × names: the postings of an inverted index). Column indices
+are stored as uint16 when there are at most 65,536 columns (the character n-grams of a name matrix).
 """
 from pathlib import Path
 from typing import Dict, Sequence, Tuple
@@ -13,9 +14,15 @@ import numpy
 import scipy.sparse as sp
 
 from .errors import ArtifactError
-from .sparse_cosine import checked_csr, inverse_norms, weighted_tf
+from .sparse_cosine import check_csr_arrays, inverse_norms, weighted_tf
 
 TF_DTYPES = (numpy.uint8, numpy.uint16, numpy.uint32)
+INDEX_DTYPES = (numpy.uint16, numpy.int32)
+
+
+def smallest_index_dtype(n_columns: int) -> numpy.dtype:
+    """RETURNS (numpy.dtype): uint16 when every column index fits in it, else int32 (as scipy uses)."""
+    return numpy.dtype(numpy.uint16 if n_columns <= 1 << 16 else numpy.int32)
 
 
 def smallest_tf_dtype(max_tf: int) -> numpy.dtype:
@@ -61,27 +68,35 @@ def tfidf_values(tf: numpy.ndarray, idf: numpy.ndarray, inv_norm: numpy.ndarray,
 
 
 class TfMatrix:
-    """Term counts (CSR, unsigned ints) of a TF-IDF matrix, with its idf and per-name inverse norms.
+    """Term counts (CSR arrays; counts unsigned ints) of a TF-IDF matrix, with its idf and per-name inverse norms.
 
     by_name (bool): rows are names and columns terms (the name matrix); False: rows are terms (postings).
     """
 
-    def __init__(self, counts: sp.csr_matrix, idf: numpy.ndarray, inv_norm: numpy.ndarray, *, by_name: bool,
-                 sublinear_tf: bool = False) -> None:
-        self.tf: numpy.ndarray = counts.data
-        self.indices: numpy.ndarray = counts.indices
-        self.indptr: numpy.ndarray = counts.indptr
-        self.shape: Tuple[int, int] = (int(counts.shape[0]), int(counts.shape[1]))
+    def __init__(self, tf: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, int],
+                 idf: numpy.ndarray, inv_norm: numpy.ndarray, *, by_name: bool, sublinear_tf: bool = False) -> None:
+        self.tf = tf
+        self.indices = indices
+        self.indptr = indptr
+        self.shape: Tuple[int, int] = (int(shape[0]), int(shape[1]))
         self.idf = idf
         self.inv_norm = inv_norm
         self.by_name = by_name
         self.sublinear_tf = sublinear_tf
 
     @classmethod
+    def from_counts(cls, counts: sp.csr_matrix, idf: numpy.ndarray, inv_norm: numpy.ndarray, *, by_name: bool,
+                    sublinear_tf: bool = False) -> "TfMatrix":
+        """RETURNS (TfMatrix): the counts of a CSR matrix (unsigned data), column indices narrowed if they fit."""
+        indices = counts.indices.astype(smallest_index_dtype(counts.shape[1]), copy=False)
+        return cls(counts.data, indices, counts.indptr, counts.shape, idf, inv_norm, by_name=by_name,
+                   sublinear_tf=sublinear_tf)
+
+    @classmethod
     def fit(cls, counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = False) -> "TfMatrix":
         """The compact form of `l2_tfidf(counts, idf, sublinear_tf)` (counts: names × terms, summed, sorted)."""
         tf, inv_norm = tfidf_parts(counts, idf, sublinear_tf)
-        return cls(tf, idf, inv_norm, by_name=True, sublinear_tf=sublinear_tf)
+        return cls.from_counts(tf, idf, inv_norm, by_name=True, sublinear_tf=sublinear_tf)
 
     @property
     def nnz(self) -> int:
@@ -89,8 +104,8 @@ class TfMatrix:
         return int(self.indptr[-1])
 
     def counts(self) -> sp.csr_matrix:
-        """RETURNS (sp.csr_matrix): the term counts as a CSR matrix (no copy)."""
-        return sp.csr_matrix((self.tf, self.indices, self.indptr), shape=self.shape, copy=False)
+        """RETURNS (sp.csr_matrix): the term counts as a CSR matrix (int32 indices)."""
+        return sp.csr_matrix((self.tf, self.indices.astype(numpy.int32, copy=False), self.indptr), shape=self.shape)
 
     def rows(self, selected: Sequence[int]) -> sp.csr_matrix:
         """The float32 rows `selected` (in that order, repeats allowed), equal to `to_csr()[selected]`."""
@@ -112,7 +127,7 @@ class TfMatrix:
         """RETURNS (TfMatrix): the transposed counts (names × terms ↔ terms × names), indices sorted."""
         t = self.counts().T.tocsr()
         t.sort_indices()
-        return TfMatrix(t, self.idf, self.inv_norm, by_name=not self.by_name, sublinear_tf=self.sublinear_tf)
+        return TfMatrix.from_counts(t, self.idf, self.inv_norm, by_name=not self.by_name, sublinear_tf=self.sublinear_tf)
 
     def arrays(self, prefix: str) -> Dict[str, numpy.ndarray]:
         """RETURNS (Dict[str, numpy.ndarray]): `{prefix}tf`, `{prefix}indices`, `{prefix}indptr` to save."""
@@ -123,14 +138,16 @@ class TfMatrix:
                     inv_norm: numpy.ndarray, *, by_name: bool, sublinear_tf: bool, path: Path, what: str,
                     fix: str) -> "TfMatrix":
         """The matrix over saved (memory-mapped) arrays; ArtifactError if they disagree."""
-        tf = stored[f"{prefix}tf"]
-        if tf.dtype not in [numpy.dtype(d) for d in TF_DTYPES] or tf.ndim != 1:
-            raise ArtifactError(path, f"its {what} hold {tf.dtype} counts, not unsigned integers (foreign file)", fix)
-        counts = checked_csr(tf, stored[f"{prefix}indices"], stored[f"{prefix}indptr"], shape, path, what, fix)
-        return cls(counts, idf, inv_norm, by_name=by_name, sublinear_tf=sublinear_tf)
+        tf, indices, indptr = (stored[f"{prefix}{a}"] for a in ("tf", "indices", "indptr"))
+        if (tf.dtype not in [numpy.dtype(d) for d in TF_DTYPES] or indices.dtype not in [numpy.dtype(d) for d in INDEX_DTYPES]
+                or indptr.dtype not in (numpy.int32, numpy.int64) or tf.ndim != 1 or indices.ndim != 1):
+            raise ArtifactError(path, f"its {what} have types {tf.dtype}, {indices.dtype}, {indptr.dtype}, not term "
+                                "counts (foreign file)", fix)
+        check_csr_arrays(tf, indices, indptr, shape, path, what, fix)
+        return cls(tf, indices, indptr, shape, idf, inv_norm, by_name=by_name, sublinear_tf=sublinear_tf)
 
     def _build(self, positions, owners: numpy.ndarray, indptr: numpy.ndarray, n_rows: int) -> sp.csr_matrix:
-        cols = numpy.asarray(self.indices[positions])
+        cols = numpy.asarray(self.indices[positions]).astype(numpy.int32, copy=False)
         tf = numpy.asarray(self.tf[positions])
         names, terms = (owners, cols) if self.by_name else (cols, owners)
         data = tfidf_values(tf, self.idf[terms], self.inv_norm[names], self.sublinear_tf)

@@ -53,8 +53,8 @@ class NameTokenIndex:
     def __init__(self) -> None:
         self.vocab: Mapping[str, int] = HashedTermVocab.from_terms([])
         self.idf = numpy.zeros((0,), dtype=numpy.float32)
-        self.counts = TfMatrix(sp.csr_matrix((0, 0), dtype=numpy.uint8), self.idf, numpy.zeros(0, numpy.float32),
-                               by_name=True)
+        self.counts = TfMatrix.from_counts(sp.csr_matrix((0, 0), dtype=numpy.uint8), self.idf,
+                                           numpy.zeros(0, numpy.float32), by_name=True)
         self._postings: Union[TfMatrix, None] = None
 
     @property

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from spacy_nseen.array_io import load_npz
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.ngram_tfidf import CharNgramTfidf
 
@@ -93,3 +94,46 @@ def test_saved_rare_postings_are_read_not_rebuilt(tmp_path):
     assert list(loaded._rare_t) == [int(0.2 * len(names))]  # no postings built for the saved max_df
     ids, _ = loaded.search(loaded.transform(queries), 5, max_df=0.5)  # another max_df: built on demand
     assert ids.shape == (3, 5) and len(loaded._rare_t) == 2
+
+
+def test_compact_storage_types(tmp_path):
+    index = CharNgramTfidf().fit(NAMES)
+    index.to_disk(tmp_path / "tfidf.npz", rare_max_df=0.5)
+    stored = load_npz(tmp_path / "tfidf.npz")
+    assert "data" not in stored and "vocab" not in stored and "rare_data" not in stored
+    assert stored["tf"].dtype == np.uint8 and stored["rare_tf"].dtype == np.uint8
+    assert stored["indices"].dtype == np.uint16  # n-gram columns: fewer than 65,536
+    assert stored["rare_indices"].dtype == np.uint16 and stored["inv_norm"].dtype == np.float32  # name rows: few
+    assert stored["vocab_keys"].dtype == np.uint64 and list(index.vocab)[:3] == [" ", "h", "i"]
+
+
+def test_an_older_format_asks_for_a_rebuild(tmp_path):
+    index = CharNgramTfidf().fit(NAMES)
+    m = index.matrix
+    np.savez(tmp_path / "old.npz", format_version=np.array([2]), ngram_range=np.array([1, 3]),
+             flags=np.array([True, False, True]), vocab=np.array(list(index.vocab), dtype=np.str_), idf=index.idf,
+             data=m.data, indices=m.indices, indptr=m.indptr, shape=np.array(m.shape))
+    with pytest.raises(ArtifactError, match=r"old\.npz: TF-IDF format version 2 is not 3.*Rebuild"):
+        CharNgramTfidf.from_disk(tmp_path / "old.npz", mmap=True)
+
+
+def test_foreign_arrays_are_an_artifact_error(tmp_path):
+    index = CharNgramTfidf().fit(NAMES)
+    path = tmp_path / "tfidf.npz"
+    index.to_disk(path, rare_max_df=0.5)
+    good = {name: np.array(value) for name, value in load_npz(path).items()}
+    bad_indices = good["indices"].copy()
+    bad_indices[3] = good["shape"][1]
+    bad_rare = good["rare_indices"].copy()
+    bad_rare[0] = good["shape"][0]
+    changes = [dict(indices=bad_indices), dict(rare_indices=bad_rare), dict(tf=good["tf"].astype(np.float32)),
+               dict(tf=good["tf"][:-1]), dict(inv_norm=good["inv_norm"][:-2]), dict(vocab_ids=good["vocab_ids"][::-1] * 0),
+               dict(vocab_keys=good["vocab_keys"][::-1].copy()), dict(indptr=good["indptr"][:-1])]
+    for change in changes:
+        np.savez(tmp_path / "bad.npz", **{**good, **change})
+        with pytest.raises(ArtifactError, match="bad.npz"):
+            CharNgramTfidf.from_disk(tmp_path / "bad.npz", mmap=True)
+    for cut in (200, path.stat().st_size // 2, path.stat().st_size - 5):
+        (tmp_path / "cut.npz").write_bytes(path.read_bytes()[:cut])
+        with pytest.raises(ArtifactError, match="cut.npz"):
+            CharNgramTfidf.from_disk(tmp_path / "cut.npz", mmap=True)

@@ -132,7 +132,7 @@ def test_foreign_sparse_arrays_are_an_artifact_error(tmp_path) -> None:
     changes = [dict(indices=bad_indices), dict(postings_indices=bad_postings), dict(tf=counts.tf.astype(numpy.float32)),
                dict(tf=counts.tf[:-1]), dict(inv_norm=counts.inv_norm[:-1]), dict(idf=index.idf[:-1]),
                dict(vocab_hash_ids=numpy.zeros(len(index.vocab), numpy.int32)),
-               dict(vocab_offsets=numpy.array(index.vocab.offsets[:-1]))]
+               dict(vocab_offsets=numpy.array(index.vocab.offsets[:-1])), dict(vocab_hashes=index.vocab.hashes[::-1].copy())]
     for change in changes:
         with pytest.raises(ArtifactError, match="bad.npz"):
             NameTokenIndex.from_disk(_saved_with(tmp_path, index, **change))
