@@ -7,9 +7,9 @@ lowercased text, runs of whitespace folded to one space, all n-grams of the
 string for n in `ngram_range`, idf = ln((1 + n) / (1 + df)) + 1, optional
 sublinear tf (1 + ln tf), L2-normalised rows.
 
-Stored compactly (format 3): the term counts as uint8/uint16 and a float32 inverse norm per name
-(`tf_matrix.TfMatrix`); the float32 weights of the rows and postings a query touches are rebuilt
-bit-identically. With n-grams of at most 3 characters the vocabulary is a sorted array of packed
+Stored compactly (format 3): each non-zero as one uint32 `column | count << bits` and a float32 inverse
+norm per name (`tf_matrix.TfMatrix`), not a float32 weight and an int32 column; the float32 weights of the
+rows and postings a query touches are rebuilt bit-identically. With n-grams of at most 3 characters the vocabulary is a sorted array of packed
 keys (`term_vocab.NgramVocab`), not a dict.
 """
 import re
@@ -22,19 +22,20 @@ import scipy.sparse as sp
 
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
-from .sparse_cosine import l2_tfidf, pair_cosines, postings_product
+from .sparse_cosine import l2_tfidf, local_postings, pair_cosines
 from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
 from .tf_matrix import TfMatrix
 
 # 3: term counts + inverse norms instead of float32 weights, packed n-gram keys instead of a string vocabulary.
 FORMAT_VERSION = 3
+RARE_BLOCK = 1024  # queries whose rare n-gram postings are rebuilt together (rounded to whole chunks)
 _WHITE_SPACES = re.compile(r"\s\s+")
 _DASH_TABLE = {ord(c): "-" for c in "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
-_ARRAYS = ("format_version", "ngram_range", "flags", "idf", "inv_norm", "tf", "indices", "indptr", "shape")
+_ARRAYS = ("format_version", "ngram_range", "flags", "idf", "inv_norm", "entries", "indptr", "shape")
 # The vocabulary: packed keys (sorted) and their ids for n-grams of at most 3 characters, else the n-grams.
 _PACKED_VOCAB = ("vocab_keys", "vocab_ids")
 # Optional: the rare n-grams' postings for one max_df (see `rare_postings`).
-_RARE_ARRAYS = ("rare_max_count", "rare_tf", "rare_indices", "rare_indptr")
+_RARE_ARRAYS = ("rare_max_count", "rare_entries", "rare_indptr")
 
 
 class CharNgramTfidf:
@@ -183,8 +184,11 @@ class CharNgramTfidf:
                     out_idx: np.ndarray, out_score: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         rare_t = self.rare_postings(max_df)
         out_idx.fill(-1)
+        block = chunk_size * max(1, RARE_BLOCK // chunk_size)
         for start in range(0, q_all.shape[0], chunk_size):
-            sims = postings_product(q_all[start:start + chunk_size], rare_t)
+            if start % block == 0:  # the rare postings of a block of queries' n-grams, rebuilt once
+                q_block, p_block = local_postings(q_all[start:start + block], rare_t)
+            sims = q_block[start % block:start % block + chunk_size] @ p_block
             sims.sort_indices()
             for row in range(sims.shape[0]):
                 lo, hi = sims.indptr[row], sims.indptr[row + 1]
@@ -203,7 +207,7 @@ class CharNgramTfidf:
         max_count = int(max_df * self.n_names)
         rare_t = self._rare_t.get(max_count)
         if rare_t is None:
-            m = self.counts
+            m = self.counts.counts()
             df = np.bincount(m.indices, minlength=m.shape[1])
             keep = (df <= max_count)[m.indices]
             counts = np.zeros(m.shape[0], dtype=np.int64)
@@ -211,9 +215,9 @@ class CharNgramTfidf:
             if filled.any():
                 counts[filled] = np.add.reduceat(keep, m.indptr[:-1][filled], dtype=np.int64)
             indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-            rare = TfMatrix(m.tf[keep], m.indices[keep], indptr, m.shape, self.idf, m.inv_norm, by_name=True,
-                            sublinear_tf=self.sublinear_tf)
-            rare_t = rare.transposed()
+            rare = sp.csr_matrix((m.data[keep], m.indices[keep], indptr), shape=m.shape)
+            rare_t = TfMatrix.from_counts(rare.T.tocsr(), self.idf, self.counts.inv_norm, by_name=False,
+                                          sublinear_tf=self.sublinear_tf)
             self._rare_t[max_count] = rare_t
         return rare_t
 

@@ -44,38 +44,54 @@ def l2_tfidf(counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = Fal
     return m
 
 
+PAIR_BLOCK = 16384  # candidate rows scored per sparse pass (bounds the temporary memory of a large batch)
+
+
 def pair_cosines(queries: sp.csr_matrix, names: "Union[sp.csr_matrix, TfMatrix]",
                  name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
-    """Cosine of each query row with its candidate name rows, in one sparse pass over all candidates.
+    """Cosine of each query row with its candidate name rows, in sparse passes over blocks of candidates.
 
     queries (sp.csr_matrix): one L2-normalised row per query.
     names (Union[sp.csr_matrix, TfMatrix]): the L2-normalised name rows (a TfMatrix rebuilds only the candidates').
     name_indices (Sequence[Sequence[int]]): candidate name rows per query.
-    RETURNS (List[numpy.ndarray]): float32 cosines aligned with `name_indices`.
+    RETURNS (List[numpy.ndarray]): float32 cosines aligned with `name_indices` (each the sum of the products of
+        the shared terms, in column order: a row's score does not depend on the other rows of its block).
     """
     lengths = numpy.array([len(c) for c in name_indices], dtype=numpy.int64)
     flat = numpy.fromiter((j for c in name_indices for j in c), dtype=numpy.int64, count=int(lengths.sum()))
     if flat.size and (flat.min() < 0 or flat.max() >= names.shape[0]):
         raise IndexError(f"name index out of range [0, {names.shape[0]})")
-    q = queries[numpy.repeat(numpy.arange(queries.shape[0]), lengths)]
-    candidates = names[flat] if isinstance(names, sp.spmatrix) else names.rows(flat)
-    scores = numpy.asarray(q.multiply(candidates).sum(axis=1), dtype=numpy.float32).ravel()
+    owners = numpy.repeat(numpy.arange(queries.shape[0]), lengths)
+    scores = numpy.zeros(len(flat), dtype=numpy.float32)
+    for start in range(0, len(flat), PAIR_BLOCK):
+        block = slice(start, start + PAIR_BLOCK)
+        candidates = names[flat[block]] if isinstance(names, sp.spmatrix) else names.rows(flat[block])
+        scores[block] = numpy.asarray(queries[owners[block]].multiply(candidates).sum(axis=1), dtype=numpy.float32).ravel()
     return numpy.split(scores, numpy.cumsum(lengths)[:-1]) if len(lengths) else []
 
 
-def postings_product(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]") -> sp.csr_matrix:
-    """`queries @ postings` (terms × names); a TfMatrix rebuilds only the postings of the queries' terms.
+def local_postings(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]"
+                   ) -> Tuple[sp.csr_matrix, sp.csr_matrix]:
+    """The queries and the postings (terms × names) restricted to the terms the queries use.
 
-    The queries' columns are renumbered in their sorted order, which keeps every row's order of terms,
-    so the product sums the same terms in the same order as the full product: the same float32 values.
+    The queries' columns are renumbered in their sorted order, which keeps every row's order of terms, so
+    `q @ p` sums the same terms in the same order as `queries @ postings`: the same float32 values. A TfMatrix
+    rebuilds the float32 postings of those terms only.
+    RETURNS (Tuple[sp.csr_matrix, sp.csr_matrix]): q (queries × used terms) and p (used terms × names).
     """
     if isinstance(postings, sp.spmatrix):
-        return queries @ postings
+        return queries, postings
     queries = sp.csr_matrix(queries)
     terms = numpy.unique(queries.indices)
     local = sp.csr_matrix((queries.data, numpy.searchsorted(terms, queries.indices).astype(queries.indices.dtype),
                            queries.indptr), shape=(queries.shape[0], len(terms)))
-    return local @ postings.rows(terms)
+    return local, postings.rows(terms)
+
+
+def postings_product(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]") -> sp.csr_matrix:
+    """`queries @ postings` (terms × names); a TfMatrix rebuilds only the postings of the queries' terms."""
+    q, p = local_postings(queries, postings)
+    return q @ p
 
 
 def check_csr_arrays(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],

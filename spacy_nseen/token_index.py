@@ -6,9 +6,10 @@ terms — the words (letters and digits, case-folded, Greek letters spelled out,
 and every two adjacent words joined (`LC3 B` also gives `lc3b`, so the mention `LC3B` meets it) — and a
 mention is scored by cosine against every name that shares a term.
 
-Stored compactly (format 2): term counts (uint8/uint16) and a float32 inverse norm per name instead of float32
-weights (`tf_matrix.TfMatrix`, rebuilt bit-identically for the rows and postings a query touches), and the
-vocabulary as sorted 64-bit hashes checked against the terms' UTF-8 bytes (`term_vocab.HashedTermVocab`).
+Stored compactly (format 2): packed term counts (column | count << bits, uint32) and a float32 inverse norm per
+name instead of float32 weights and int32 columns (`tf_matrix.TfMatrix`; the weights of the rows and postings a
+query touches are rebuilt bit-identically), and the vocabulary as sorted 64-bit hashes checked against the terms'
+UTF-8 bytes (`term_vocab.HashedTermVocab`).
 """
 import re
 import unicodedata
@@ -31,9 +32,8 @@ _WORD_RE = re.compile(r"[^\W_]+")
 # The vocabulary is "vocab_utf8" (the terms joined by newlines, UTF-8 bytes; terms are letters and digits only),
 # "vocab_offsets" (start of each term, then the end + 1), "vocab_hashes" (sorted) and "vocab_hash_ids".
 _VOCAB = ("vocab_utf8", "vocab_offsets", "vocab_hashes", "vocab_hash_ids")
-# The matrix (names × terms) and the inverted index (its transpose) as term counts.
-_ARRAYS = ("format_version", "idf", "inv_norm", "tf", "indices", "indptr", "shape",
-           "postings_tf", "postings_indices", "postings_indptr") + _VOCAB
+# The matrix (names × terms) and the inverted index (its transpose) as packed term counts (see tf_matrix).
+_ARRAYS = ("format_version", "idf", "inv_norm", "entries", "indptr", "shape", "postings_entries", "postings_indptr") + _VOCAB
 REBUILD = "Rebuild the linker (nlp.initialize() or the project's index step) or copy its complete directory."
 
 

@@ -86,7 +86,7 @@ def test_saved_rare_postings_are_read_not_rebuilt(tmp_path):
     index.to_disk(tmp_path / "tfidf.npz", rare_max_df=0.2)
     loaded = CharNgramTfidf.from_disk(tmp_path / "tfidf.npz", mmap=True)
     (saved,) = loaded._rare_t.values()
-    assert not saved.tf.flags.owndata and saved.tf.dtype == np.uint8  # a view of the file map: counts, not floats
+    assert not saved.entries.flags.owndata and saved.entries.dtype == np.uint32  # a view of the file map: counts
     assert (saved.to_csr() != index.rare_postings(0.2).to_csr()).nnz == 0
     got = loaded.top_k(queries, 5, max_df=0.2)
     np.testing.assert_array_equal(got[0], expected[0])
@@ -101,10 +101,11 @@ def test_compact_storage_types(tmp_path):
     index.to_disk(tmp_path / "tfidf.npz", rare_max_df=0.5)
     stored = load_npz(tmp_path / "tfidf.npz")
     assert "data" not in stored and "vocab" not in stored and "rare_data" not in stored
-    assert stored["tf"].dtype == np.uint8 and stored["rare_tf"].dtype == np.uint8
-    assert stored["indices"].dtype == np.uint16  # n-gram columns: fewer than 65,536
-    assert stored["rare_indices"].dtype == np.uint16 and stored["inv_norm"].dtype == np.float32  # name rows: few
+    assert stored["entries"].dtype == np.uint32 and stored["indptr"].dtype == np.int32  # column | count << bits
+    assert stored["rare_entries"].dtype == np.uint32 and stored["inv_norm"].dtype == np.float32
     assert stored["vocab_keys"].dtype == np.uint64 and list(index.vocab)[:3] == [" ", "h", "i"]
+    counts = index.counts.counts()
+    assert counts.data.max() >= 2 and np.array_equal(counts.indices, index.matrix.indices)
 
 
 def test_an_older_format_asks_for_a_rebuild(tmp_path):
@@ -122,13 +123,20 @@ def test_foreign_arrays_are_an_artifact_error(tmp_path):
     path = tmp_path / "tfidf.npz"
     index.to_disk(path, rare_max_df=0.5)
     good = {name: np.array(value) for name, value in load_npz(path).items()}
-    bad_indices = good["indices"].copy()
-    bad_indices[3] = good["shape"][1]
-    bad_rare = good["rare_indices"].copy()
-    bad_rare[0] = good["shape"][0]
-    changes = [dict(indices=bad_indices), dict(rare_indices=bad_rare), dict(tf=good["tf"].astype(np.float32)),
-               dict(tf=good["tf"][:-1]), dict(inv_norm=good["inv_norm"][:-2]), dict(vocab_ids=good["vocab_ids"][::-1] * 0),
-               dict(vocab_keys=good["vocab_keys"][::-1].copy()), dict(indptr=good["indptr"][:-1])]
+    bits = index.counts.col_bits
+    bad_column = good["entries"].copy()
+    bad_column[3] = (bad_column[3] >> bits << bits) | ((1 << bits) - 1)  # a column past the n-grams (35 < 2^6)
+    no_count = good["entries"].copy()
+    no_count[5] &= (1 << bits) - 1  # a count of 0
+    bad_rare = good["rare_entries"].copy()
+    bad_rare[0] |= (1 << index.counts.transposed().col_bits) - 1  # a name row past the names
+    falling = good["indptr"].copy()
+    falling[2] = falling[3] + 1
+    changes = [dict(entries=bad_column), dict(entries=no_count), dict(rare_entries=bad_rare),
+               dict(entries=good["entries"].astype(np.float32)), dict(entries=good["entries"].astype(np.uint64)),
+               dict(entries=good["entries"][:-1]), dict(indptr=falling), dict(inv_norm=good["inv_norm"][:-2]),
+               dict(vocab_ids=good["vocab_ids"][::-1] * 0), dict(vocab_keys=good["vocab_keys"][::-1].copy()),
+               dict(indptr=good["indptr"][:-1]), dict(idf=good["idf"][:-1])]
     for change in changes:
         np.savez(tmp_path / "bad.npz", **{**good, **change})
         with pytest.raises(ArtifactError, match="bad.npz"):

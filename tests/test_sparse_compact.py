@@ -169,6 +169,19 @@ def _assert_same_lists(a: List[numpy.ndarray], b: List[numpy.ndarray]) -> None:
                                                        ((2, 3), False, False), ((3, 3), True, True),
                                                        ((1, 1), False, True), ((2, 4), False, True)])
 def test_char_ngram_tfidf_is_bit_identical(tmp_path, ngram_range, sublinear, pad) -> None:
+    _check_char_ngram_tfidf(tmp_path, ngram_range, sublinear, pad)
+
+
+def test_small_blocks_give_the_same_results(tmp_path, monkeypatch) -> None:
+    # Rare postings rebuilt per 2 chunks, candidates scored 50 rows at a time: nothing may change.
+    from spacy_nseen import ngram_tfidf, sparse_cosine
+    monkeypatch.setattr(ngram_tfidf, "RARE_BLOCK", 20)
+    monkeypatch.setattr(sparse_cosine, "PAIR_BLOCK", 50)
+    _check_char_ngram_tfidf(tmp_path, (1, 3), False, True)
+    test_name_token_index_is_bit_identical(tmp_path)
+
+
+def _check_char_ngram_tfidf(tmp_path, ngram_range, sublinear, pad) -> None:
     new = CharNgramTfidf(ngram_range, sublinear_tf=sublinear, pad=pad).fit(NAMES)
     old = OldTfidf(NAMES, CharNgramTfidf(ngram_range, sublinear_tf=sublinear, pad=pad))
     new.to_disk(tmp_path / "tfidf.npz", rare_max_df=0.05)
@@ -210,13 +223,29 @@ def test_name_token_index_is_bit_identical(tmp_path) -> None:
             assert numpy.array_equal(ids, old_ids) and numpy.array_equal(scores, old_scores)
 
 
-def test_term_counts_use_the_smallest_unsigned_type() -> None:
-    assert CharNgramTfidf().fit(["ab", "x" * 200]).counts.tf.dtype == numpy.uint8
+def test_counts_share_a_uint32_with_the_column_or_use_uint64() -> None:
     wide = CharNgramTfidf((1, 1)).fit(["ab", "x" * 300])
-    assert wide.counts.tf.dtype == numpy.uint16 and int(wide.counts.tf.max()) == 300
-    old = OldTfidf(["ab", "x" * 300], CharNgramTfidf((1, 1)))
-    _assert_same_csr(wide.matrix, old.matrix)
-    assert NameTokenIndex().fit(["a " * 256 + "b"]).counts.tf.dtype == numpy.uint16
+    assert wide.counts.entries.dtype == numpy.uint32 and int(wide.counts.tf.max()) == 300
+    _assert_same_csr(wide.matrix, OldTfidf(["ab", "x" * 300], CharNgramTfidf((1, 1))).matrix)
+    counts = sp.csr_matrix(numpy.array([[1, 0, 70000], [0, 3, 0]], dtype=numpy.float32))
+    huge = TfMatrix.fit(counts, numpy.ones(3, numpy.float32))  # 2 column bits + 17 count bits: still uint32
+    assert huge.entries.dtype == numpy.uint32 and huge.tf.tolist() == [1, 70000, 3]
+    many_columns = sp.csr_matrix((numpy.array([5e6, 1.0], numpy.float32), numpy.array([0, 1 << 20]), numpy.array([0, 1, 2])),
+                                 shape=(2, (1 << 20) + 1))
+    big = TfMatrix.fit(many_columns, numpy.ones(many_columns.shape[1], numpy.float32))  # 21 + 23 bits: uint64
+    assert big.entries.dtype == numpy.uint64 and big.indptr.dtype == numpy.int64 and big.tf.tolist() == [5000000, 1]
+    _assert_same_csr(big.to_csr(), _old_l2_tfidf(many_columns, numpy.ones(many_columns.shape[1], numpy.float32)))
+    _assert_same_csr(big.rows([1, 0, 1]), _old_l2_tfidf(many_columns, numpy.ones(many_columns.shape[1], numpy.float32))[[1, 0, 1]])
+
+
+def test_numpy_row_gather_equals_scipys(monkeypatch) -> None:
+    from spacy_nseen import tf_matrix
+    index = NameTokenIndex().fit(NAMES)
+    rows = numpy.random.default_rng(5).integers(0, len(NAMES), 300)
+    expected = index.counts.rows(rows)
+    monkeypatch.setattr(tf_matrix, "_csr_row_index", None)
+    _assert_same_csr(index.counts.rows(rows), expected)
+    _assert_same_csr(index.postings.rows(numpy.arange(10)), index.matrix.T.tocsr()[:10])
 
 
 def test_hash_collisions_never_give_a_wrong_id(monkeypatch) -> None:

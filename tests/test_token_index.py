@@ -82,13 +82,13 @@ def test_saved_index_is_memory_mapped_with_its_postings(tmp_path) -> None:
     index = NameTokenIndex().fit(NAMES)
     index.to_disk(tmp_path / "tokens.npz")
     loaded = NameTokenIndex.from_disk(tmp_path / "tokens.npz")
-    parts = (loaded.counts.tf, loaded.counts.indices, loaded.counts.indptr, loaded.postings.tf, loaded.postings.indices,
+    parts = (loaded.counts.entries, loaded.counts.indptr, loaded.postings.entries, loaded.postings.indptr,
              loaded.counts.inv_norm, loaded.vocab.hashes, loaded.vocab.ids, loaded.vocab.utf8, loaded.vocab.offsets)
     for part in parts:
         assert not part.flags.owndata and not part.flags.writeable  # views of the read-only file map
     assert loaded._postings is not None  # read from the file, not rebuilt in memory
     stored = load_npz(tmp_path / "tokens.npz")
-    assert "data" not in stored and stored["tf"].dtype == numpy.uint8 and stored["postings_tf"].dtype == numpy.uint8
+    assert "data" not in stored and stored["entries"].dtype == stored["postings_entries"].dtype == numpy.uint32
     assert "vocab" not in stored and stored["vocab_utf8"].dtype == numpy.uint8  # not a fixed-width unicode array
     assert dict(loaded.vocab) == dict(index.vocab) == {t: i for i, t in enumerate(dict.fromkeys(
         t for name in NAMES for t in name_terms(name)))}
@@ -125,12 +125,13 @@ def _saved_with(tmp_path, index: NameTokenIndex, **changes):
 def test_foreign_sparse_arrays_are_an_artifact_error(tmp_path) -> None:
     index = NameTokenIndex().fit(NAMES)
     counts = index.counts
-    bad_indices = numpy.array(counts.indices)
-    bad_indices[0] = counts.shape[1] + 5  # a term column past the vocabulary
-    bad_postings = numpy.array(index.postings.indices)
-    bad_postings[-1] = counts.shape[0]  # a name row past the names
-    changes = [dict(indices=bad_indices), dict(postings_indices=bad_postings), dict(tf=counts.tf.astype(numpy.float32)),
-               dict(tf=counts.tf[:-1]), dict(inv_norm=counts.inv_norm[:-1]), dict(idf=index.idf[:-1]),
+    bad_column = numpy.array(counts.entries)
+    bad_column[0] |= (1 << counts.col_bits) - 1  # a term column past the vocabulary
+    bad_postings = numpy.array(index.postings.entries)
+    bad_postings[-1] |= (1 << index.postings.col_bits) - 1  # a name row past the names
+    changes = [dict(entries=bad_column), dict(postings_entries=bad_postings),
+               dict(entries=counts.entries.astype(numpy.float32)), dict(postings_indptr=index.postings.indptr[::-1]),
+               dict(entries=counts.entries[:-1]), dict(inv_norm=counts.inv_norm[:-1]), dict(idf=index.idf[:-1]),
                dict(vocab_hash_ids=numpy.zeros(len(index.vocab), numpy.int32)),
                dict(vocab_offsets=numpy.array(index.vocab.offsets[:-1])), dict(vocab_hashes=index.vocab.hashes[::-1].copy())]
     for change in changes:
