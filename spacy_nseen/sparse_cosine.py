@@ -1,5 +1,6 @@
 """TF-IDF weighting, candidate cosines and checked loading shared by the sparse indexes (`ngram_tfidf`,
 `token_index`)."""
+import itertools
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Sequence, Tuple, Union
 
@@ -58,7 +59,7 @@ def pair_cosines(queries: sp.csr_matrix, names: "Union[sp.csr_matrix, TfMatrix]"
         the shared terms, in column order: a row's score does not depend on the other rows of its block).
     """
     lengths = numpy.array([len(c) for c in name_indices], dtype=numpy.int64)
-    flat = numpy.fromiter((j for c in name_indices for j in c), dtype=numpy.int64, count=int(lengths.sum()))
+    flat = numpy.fromiter(itertools.chain.from_iterable(name_indices), dtype=numpy.int64, count=int(lengths.sum()))
     if flat.size and (flat.min() < 0 or flat.max() >= names.shape[0]):
         raise IndexError(f"name index out of range [0, {names.shape[0]})")
     owners = numpy.repeat(numpy.arange(queries.shape[0]), lengths)

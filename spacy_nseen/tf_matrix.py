@@ -61,12 +61,13 @@ class TfMatrix:
 
     def __init__(self, entries: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, int], idf: numpy.ndarray,
                  inv_norm: numpy.ndarray, *, by_name: bool, sublinear_tf: bool = False) -> None:
-        self.entries = entries
-        self.indptr = indptr
+        # numpy.asarray: plain views of memory-mapped arrays (numpy.memmap's indexing is slower), not copies.
+        self.entries = numpy.asarray(entries)
+        self.indptr = numpy.asarray(indptr)
         self.shape: Tuple[int, int] = (int(shape[0]), int(shape[1]))
         self.col_bits = column_bits(self.shape[1])
-        self.idf = idf
-        self.inv_norm = inv_norm
+        self.idf = numpy.asarray(idf)
+        self.inv_norm = numpy.asarray(inv_norm)
         self.by_name = by_name
         self.sublinear_tf = sublinear_tf
 
@@ -167,8 +168,9 @@ class TfMatrix:
         return True
 
     def _columns(self, entries: numpy.ndarray) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): the columns of packed entries (a new int32 / int64 array: they fit in 31 bits)."""
         mask = entries.dtype.type((1 << self.col_bits) - 1)
-        return (entries & mask).astype(self.indptr.dtype)
+        return numpy.bitwise_and(entries, mask).view(self.indptr.dtype)
 
     def _gather(self, sel: numpy.ndarray, starts: numpy.ndarray, lengths: numpy.ndarray, indptr: numpy.ndarray
                 ) -> numpy.ndarray:
