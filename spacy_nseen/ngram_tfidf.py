@@ -22,13 +22,12 @@ import scipy.sparse as sp
 
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
-from .sparse_cosine import l2_tfidf, local_postings, pair_cosines
+from .sparse_cosine import l2_tfidf, pair_cosines, postings_products
 from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
 from .tf_matrix import TfMatrix
 
 # 3: term counts + inverse norms instead of float32 weights, packed n-gram keys instead of a string vocabulary.
 FORMAT_VERSION = 3
-RARE_BLOCK = 1024  # queries whose rare n-gram postings are rebuilt together (rounded to whole chunks)
 _WHITE_SPACES = re.compile(r"\s\s+")
 _DASH_TABLE = {ord(c): "-" for c in "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
 _ARRAYS = ("format_version", "ngram_range", "flags", "idf", "inv_norm", "entries", "indptr", "shape")
@@ -184,11 +183,7 @@ class CharNgramTfidf:
                     out_idx: np.ndarray, out_score: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         rare_t = self.rare_postings(max_df)
         out_idx.fill(-1)
-        block = chunk_size * max(1, RARE_BLOCK // chunk_size)
-        for start in range(0, q_all.shape[0], chunk_size):
-            if start % block == 0:  # the rare postings of a block of queries' n-grams, rebuilt once
-                q_block, p_block = local_postings(q_all[start:start + block], rare_t)
-            sims = q_block[start % block:start % block + chunk_size] @ p_block
+        for start, sims in postings_products(q_all, rare_t, chunk_size):
             sims.sort_indices()
             for row in range(sims.shape[0]):
                 lo, hi = sims.indptr[row], sims.indptr[row + 1]

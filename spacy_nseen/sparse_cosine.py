@@ -2,7 +2,7 @@
 `token_index`)."""
 import itertools
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Iterator, List, Sequence, Tuple, Union
 
 import numpy
 import scipy.sparse as sp
@@ -46,6 +46,7 @@ def l2_tfidf(counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = Fal
 
 
 PAIR_BLOCK = 16384  # candidate rows scored per sparse pass (bounds the temporary memory of a large batch)
+POSTINGS_BLOCK = 1024  # queries whose terms' postings are rebuilt together (rounded to whole chunks)
 
 
 def pair_cosines(queries: sp.csr_matrix, names: "Union[sp.csr_matrix, TfMatrix]",
@@ -89,10 +90,20 @@ def local_postings(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMat
     return local, postings.rows(terms)
 
 
-def postings_product(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]") -> sp.csr_matrix:
-    """`queries @ postings` (terms × names); a TfMatrix rebuilds only the postings of the queries' terms."""
-    q, p = local_postings(queries, postings)
-    return q @ p
+def postings_products(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]", chunk_size: int
+                      ) -> Iterator[Tuple[int, sp.csr_matrix]]:
+    """`queries[start:start + chunk_size] @ postings` (terms × names) for each chunk, with its start.
+
+    A TfMatrix's postings are rebuilt (`local_postings`) once per block of POSTINGS_BLOCK queries (whole
+    chunks), so a term's postings are rebuilt once for all the chunks of a block that use it.
+    """
+    block = chunk_size * max(1, POSTINGS_BLOCK // chunk_size)
+    q_block, p_block = queries, postings
+    for start in range(0, queries.shape[0], chunk_size):
+        if start % block == 0:
+            q_block, p_block = local_postings(queries[start:start + block], postings)
+        offset = start % block
+        yield start, q_block[offset:offset + chunk_size] @ p_block
 
 
 def check_csr_arrays(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],

@@ -134,10 +134,10 @@ class HashedTermVocab(Mapping[str, int]):
     """Term → id over the terms' UTF-8 bytes joined by newlines, their offsets, and sorted hashes with their ids."""
 
     def __init__(self, utf8: numpy.ndarray, offsets: numpy.ndarray, hashes: numpy.ndarray, ids: numpy.ndarray) -> None:
-        self.utf8 = utf8
-        self.offsets = offsets
-        self.hashes = hashes
-        self.ids = ids
+        self.utf8 = numpy.asarray(utf8)  # plain views of memory-mapped arrays (numpy.memmap's indexing is slower)
+        self.offsets = numpy.asarray(offsets)
+        self.hashes = numpy.asarray(hashes)
+        self.ids = numpy.asarray(ids)
 
     @classmethod
     def from_terms(cls, terms: Sequence[str]) -> "HashedTermVocab":
@@ -175,15 +175,26 @@ class HashedTermVocab(Mapping[str, int]):
         hashes = numpy.fromiter((term_hash(e) for e in encoded), dtype=numpy.uint64, count=len(encoded))
         first = _sorted_lookup(self.hashes, hashes)
         out = numpy.full(len(encoded), -1, dtype=numpy.int64)
-        for i in numpy.flatnonzero(first >= 0).tolist():
-            pos = int(first[i])
-            while pos < len(self.hashes) and self.hashes[pos] == hashes[i]:  # every term with this hash
-                term_id = int(self.ids[pos])
-                if self.term_bytes(term_id) == encoded[i]:
-                    out[i] = term_id
-                    break
-                pos += 1
+        hits = numpy.flatnonzero(first >= 0)
+        if not len(hits):
+            return out
+        ids = self.ids[first[hits]].astype(numpy.int64)
+        starts, ends = self.offsets[ids].tolist(), (self.offsets[ids + 1] - 1).tolist()
+        blob = memoryview(self.utf8)
+        for i, term_id, start, end in zip(hits.tolist(), ids.tolist(), starts, ends):
+            if blob[start:end] == encoded[i]:  # the first term with this hash is it (almost always)
+                out[i] = term_id
+            else:
+                out[i] = self._collided(encoded[i], int(first[i]), int(hashes[i]))
         return out
+
+    def _collided(self, term: bytes, pos: int, hash_: int) -> int:
+        """RETURNS (int): the id of `term` among the terms sharing its hash from sorted position `pos`, or -1."""
+        while pos < len(self.hashes) and int(self.hashes[pos]) == hash_:
+            if self.term_bytes(int(self.ids[pos])) == term:
+                return int(self.ids[pos])
+            pos += 1
+        return -1
 
     def __getitem__(self, term: str) -> int:
         found = int(self.lookup([term])[0])

@@ -40,15 +40,17 @@ def tfidf_values(tf: numpy.ndarray, idf: numpy.ndarray, inv_norm: numpy.ndarray,
     """The float32 weights of entries, in `l2_tfidf`'s order of operations.
 
     tf (numpy.ndarray): term counts of the entries.
-    idf (numpy.ndarray): float32 idf of each entry's term.
+    idf (numpy.ndarray): float32 idf of each entry's term (a temporary array: overwritten unless sublinear_tf).
     inv_norm (numpy.ndarray): float32 inverse L2 norm of each entry's name.
     RETURNS (numpy.ndarray): float32 f32(inv_norm · f32(tf' · idf)).
     """
-    values = tf.astype(numpy.float32)
     if sublinear_tf:
+        values = tf.astype(numpy.float32)
         numpy.log(values, out=values)
         values += 1.0
-    values *= idf
+        values *= idf
+    else:  # the count converted to float32 (exact) as the product reads it: one pass, no copy of the counts
+        values = numpy.multiply(tf, idf, out=idf, dtype=numpy.float32, casting="unsafe")
     values *= inv_norm
     return values
 
@@ -189,7 +191,7 @@ class TfMatrix:
         cols = self._columns(entries)
         tf = numpy.right_shift(entries, entries.dtype.type(self.col_bits), out=entries)
         if self.by_name:
-            data = tfidf_values(tf, self.idf[cols], inv_norm, self.sublinear_tf)
+            data = tfidf_values(tf, numpy.take(self.idf, cols), inv_norm, self.sublinear_tf)
         else:
-            data = tfidf_values(tf, numpy.repeat(self.idf[sel], lengths), self.inv_norm[cols], self.sublinear_tf)
+            data = tfidf_values(tf, numpy.repeat(self.idf[sel], lengths), numpy.take(self.inv_norm, cols), self.sublinear_tf)
         return sp.csr_matrix((data, cols, indptr), shape=(n_rows, self.shape[1]))

@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
 from .greek_letters import spell_out_greek
-from .sparse_cosine import l2_tfidf, pair_cosines, postings_product
+from .sparse_cosine import l2_tfidf, pair_cosines, postings_products
 from .term_vocab import HashedTermVocab
 from .tf_matrix import TfMatrix
 
@@ -107,8 +107,8 @@ class NameTokenIndex:
         if not n_queries or not self.n_names:
             return out_idx, out_score
         postings = self.postings
-        for start in range(0, n_queries, chunk_size):
-            sims = postings_product(query_vectors[start : start + chunk_size], postings).tocsr()
+        for start, sims in postings_products(query_vectors, postings, chunk_size):
+            sims = sims.tocsr()
             for r in range(sims.shape[0]):
                 lo, hi = sims.indptr[r], sims.indptr[r + 1]
                 if lo == hi:

@@ -174,8 +174,8 @@ def test_char_ngram_tfidf_is_bit_identical(tmp_path, ngram_range, sublinear, pad
 
 def test_small_blocks_give_the_same_results(tmp_path, monkeypatch) -> None:
     # Rare postings rebuilt per 2 chunks, candidates scored 50 rows at a time: nothing may change.
-    from spacy_nseen import ngram_tfidf, sparse_cosine
-    monkeypatch.setattr(ngram_tfidf, "RARE_BLOCK", 20)
+    from spacy_nseen import sparse_cosine
+    monkeypatch.setattr(sparse_cosine, "POSTINGS_BLOCK", 20)
     monkeypatch.setattr(sparse_cosine, "PAIR_BLOCK", 50)
     _check_char_ngram_tfidf(tmp_path, (1, 3), False, True)
     test_name_token_index_is_bit_identical(tmp_path)
