@@ -10,6 +10,7 @@ so RSS compares like with like:
     python scripts/compare_sparse_formats.py run chebi old    # results + RSS + times of each implementation
     python scripts/compare_sparse_formats.py run chebi new
     python scripts/compare_sparse_formats.py compare chebi
+    python scripts/compare_sparse_formats.py full chebi       # whole matrices, postings and vocabularies
 """
 import csv
 import gzip
@@ -147,10 +148,37 @@ def compare(linker: str) -> None:
     print(f"{linker}: all {len(old.files)} outputs bit-identical")
 
 
+def full_check(linker: str) -> None:
+    """The whole matrices, postings and vocabularies of the old files equal (array_equal) the compact ones'."""
+    old_ng, old_ti = load_package("old_sparse")
+    new_ng, new_ti = importlib.import_module("new_sparse.ngram_tfidf"), importlib.import_module("new_sparse.token_index")
+    pairs = {"tfidf": (old_ng.CharNgramTfidf.from_disk(LINKERS / linker / "tfidf.npz", mmap=True),
+                       new_ng.CharNgramTfidf.from_disk(WORK / linker / "tfidf.npz", mmap=True)),
+             "tokens": (old_ti.NameTokenIndex.from_disk(LINKERS / linker / "tokens.npz"),
+                        new_ti.NameTokenIndex.from_disk(WORK / linker / "tokens.npz"))}
+    for name, (old, new) in pairs.items():
+        olds = {"matrix": old.matrix, "idf": old.idf}
+        news = {"matrix": new.matrix, "idf": new.idf}
+        if name == "tfidf":
+            (olds["rare"],), (news["rare"],) = old._rare_t.values(), [p.to_csr() for p in new._rare_t.values()]
+        else:
+            olds["postings"], news["postings"] = old.postings, new.postings.to_csr()
+        for part in olds:
+            a, b = olds[part], news[part]
+            arrays = [(a, b)] if part == "idf" else [(a.data, b.data), (a.indices, b.indices), (a.indptr, b.indptr)]
+            same = all(x.dtype == y.dtype or part != "idf" and x.dtype.kind == y.dtype.kind == "i" for x, y in arrays) and all(
+                numpy.array_equal(x, y) for x, y in arrays)
+            print(f"{linker} {name} {part}: shape {getattr(a, 'shape', None)} nnz {len(a) if part == 'idf' else a.nnz} identical={same}")
+            assert same
+        same_vocab = dict(new.vocab) == old.vocab
+        print(f"{linker} {name} vocab: {len(old.vocab)} terms identical={same_vocab}")
+        assert same_vocab
+
+
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
     WORK.mkdir(parents=True, exist_ok=True)
     if command == "prepare":
         prepare(args[args.index("--old-commit") + 1] if "--old-commit" in args else "main")
     else:
-        {"build": build, "run": run, "compare": compare}[command](*args)
+        {"build": build, "run": run, "compare": compare, "full": full_check}[command](*args)
