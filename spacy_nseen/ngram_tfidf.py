@@ -9,8 +9,8 @@ sublinear tf (1 + ln tf), L2-normalised rows.
 
 Stored compactly (format 3): each non-zero as one uint32 `column | count << bits` and a float32 inverse
 norm per name (`tf_matrix.TfMatrix`), not a float32 weight and an int32 column; the float32 weights of the
-rows and postings a query touches are rebuilt bit-identically. With n-grams of at most 3 characters the vocabulary is a sorted array of packed
-keys (`term_vocab.NgramVocab`), not a dict.
+rows and postings a query touches are rebuilt bit-identically. With n-grams of at most 3 characters the
+vocabulary is a sorted array of packed keys (`term_vocab.NgramVocab`), not a dict.
 """
 import re
 from array import array

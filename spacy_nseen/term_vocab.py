@@ -160,7 +160,8 @@ class HashedTermVocab(Mapping[str, int]):
         n = len(ids)
         if (utf8.dtype != numpy.uint8 or offsets.dtype not in (numpy.uint32, numpy.int64) or hashes.dtype != numpy.uint64
                 or ids.dtype != numpy.int32 or offsets.shape != (n + 1,) or hashes.shape != (n,) or int(offsets[0]) != 0
-                or int(offsets[-1]) != len(utf8) + (1 if n else 0) or (n and (numpy.diff(offsets.astype(numpy.int64)) < 1).any())
+                or int(offsets[-1]) != len(utf8) + (1 if n else 0)
+                or (n and (numpy.diff(offsets.astype(numpy.int64)) < 1).any())
                 or (n and (hashes[1:] < hashes[:-1]).any()) or not numpy.array_equal(numpy.sort(ids), numpy.arange(n))):
             raise ArtifactError(path, "its term vocabulary arrays disagree (truncated or foreign file)", fix)
         return cls(utf8, offsets, hashes, ids)

@@ -9,7 +9,7 @@ to the matrix it returns. When a count does not fit (or there are 2^31 non-zeros
 The same class holds the transposed matrix (terms × names: the postings of an inverted index).
 """
 from pathlib import Path
-from typing import Dict, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 import numpy
 import scipy.sparse as sp
@@ -118,7 +118,10 @@ class TfMatrix:
     def rows(self, selected: Sequence[int]) -> sp.csr_matrix:
         """The float32 rows `selected` (in that order, repeats allowed), equal to `to_csr()[selected]`."""
         signed = self.indptr.dtype
-        sel = numpy.asarray(selected, dtype=signed)
+        sel = numpy.asarray(selected, dtype=numpy.int64)
+        if sel.size and (int(sel.min()) < 0 or int(sel.max()) >= self.shape[0]):
+            raise IndexError(f"row index out of range [0, {self.shape[0]})")  # the C++ gather would not check
+        sel = sel.astype(signed, copy=False)
         starts = numpy.asarray(self.indptr[sel])
         lengths = numpy.asarray(self.indptr[sel + 1]) - starts
         indptr = numpy.zeros(len(sel) + 1, dtype=signed)
@@ -147,7 +150,8 @@ class TfMatrix:
                     fix: str) -> "TfMatrix":
         """The matrix over saved (memory-mapped) arrays; ArtifactError naming `path` if they disagree."""
         entries, indptr = stored[f"{prefix}entries"], stored[f"{prefix}indptr"]
-        if (entries.dtype, indptr.dtype) not in ((numpy.uint32, numpy.int32), (numpy.uint64, numpy.int64)) or entries.ndim != 1:
+        packed_types = ((numpy.uint32, numpy.int32), (numpy.uint64, numpy.int64))
+        if (entries.dtype, indptr.dtype) not in packed_types or entries.ndim != 1:
             raise ArtifactError(path, f"its {what} have types {entries.dtype}, {indptr.dtype}, not packed term counts "
                                 "(foreign file)", fix)
         matrix = cls(entries, indptr, shape, idf, inv_norm, by_name=by_name, sublinear_tf=sublinear_tf)
@@ -187,7 +191,9 @@ class TfMatrix:
         return numpy.asarray(self.entries[positions])
 
     def _build(self, entries: numpy.ndarray, indptr: numpy.ndarray, n_rows: int, sel: numpy.ndarray,
-               lengths: numpy.ndarray, inv_norm) -> sp.csr_matrix:
+               lengths: numpy.ndarray, inv_norm: Optional[numpy.ndarray]) -> sp.csr_matrix:
+        """RETURNS (sp.csr_matrix): the float32 rows of gathered `entries` (overwritten); `inv_norm` per entry
+        for a name matrix (rows are names), None for postings (the columns are names)."""
         cols = self._columns(entries)
         tf = numpy.right_shift(entries, entries.dtype.type(self.col_bits), out=entries)
         if self.by_name:

@@ -246,6 +246,9 @@ def test_numpy_row_gather_equals_scipys(monkeypatch) -> None:
     monkeypatch.setattr(tf_matrix, "_csr_row_index", None)
     _assert_same_csr(index.counts.rows(rows), expected)
     _assert_same_csr(index.postings.rows(numpy.arange(10)), index.matrix.T.tocsr()[:10])
+    for bad in ([-1], [len(NAMES)], [0, 1 << 40]):
+        with pytest.raises(IndexError):
+            index.counts.rows(bad)
 
 
 def test_hash_collisions_never_give_a_wrong_id(monkeypatch) -> None:
