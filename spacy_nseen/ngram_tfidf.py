@@ -6,26 +6,35 @@ N-grams and weights follow scikit-learn's `TfidfVectorizer(analyzer="char")`:
 lowercased text, runs of whitespace folded to one space, all n-grams of the
 string for n in `ngram_range`, idf = ln((1 + n) / (1 + df)) + 1, optional
 sublinear tf (1 + ln tf), L2-normalised rows.
+
+Stored compactly (format 3): each non-zero as one uint32 `column | count << bits` and a float32 inverse
+norm per name (`tf_matrix.TfMatrix`), not a float32 weight and an int32 column; the float32 weights of the
+rows and postings a query touches are rebuilt bit-identically. With n-grams of at most 3 characters the
+vocabulary is a sorted array of packed keys (`term_vocab.NgramVocab`), not a dict.
 """
 import re
 from array import array
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import scipy.sparse as sp
 
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
-from .sparse_cosine import checked_csr, l2_tfidf, pair_cosines
+from .sparse_cosine import l2_tfidf, pair_cosines, postings_products
+from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
+from .tf_matrix import TfMatrix
 
-FORMAT_VERSION = 2
+# 3: term counts + inverse norms instead of float32 weights, packed n-gram keys instead of a string vocabulary.
+FORMAT_VERSION = 3
 _WHITE_SPACES = re.compile(r"\s\s+")
 _DASH_TABLE = {ord(c): "-" for c in "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
-_ARRAYS = ("format_version", "ngram_range", "flags", "vocab", "idf",
-           "data", "indices", "indptr", "shape")
+_ARRAYS = ("format_version", "ngram_range", "flags", "idf", "inv_norm", "entries", "indptr", "shape")
+# The vocabulary: packed keys (sorted) and their ids for n-grams of at most 3 characters, else the n-grams.
+_PACKED_VOCAB = ("vocab_keys", "vocab_ids")
 # Optional: the rare n-grams' postings for one max_df (see `rare_postings`).
-_RARE_ARRAYS = ("rare_max_count", "rare_data", "rare_indices", "rare_indptr")
+_RARE_ARRAYS = ("rare_max_count", "rare_entries", "rare_indptr")
 
 
 class CharNgramTfidf:
@@ -48,16 +57,22 @@ class CharNgramTfidf:
         self.lowercase = lowercase
         self.sublinear_tf = sublinear_tf
         self.pad = pad
-        self.vocab: Dict[str, int] = {}
+        self.vocab: Mapping[str, int] = {}
         self.idf = np.zeros((0,), dtype=np.float32)
-        self.matrix = sp.csr_matrix((0, 0), dtype=np.float32)
+        self.counts = TfMatrix.from_counts(sp.csr_matrix((0, 0), dtype=np.uint8), self.idf, np.zeros(0, np.float32),
+                                           by_name=True)
         self._matrix_t: Optional[sp.csr_matrix] = None
-        self._rare_t: Dict[int, sp.csr_matrix] = {}
+        self._rare_t: Dict[int, TfMatrix] = {}
 
     @property
     def n_names(self) -> int:
         """RETURNS (int): Number of fitted names (rows of `matrix`)."""
-        return self.matrix.shape[0]
+        return self.counts.shape[0]
+
+    @property
+    def matrix(self) -> sp.csr_matrix:
+        """RETURNS (sp.csr_matrix): the whole float32 name matrix, rebuilt from the counts on each call."""
+        return self.counts.to_csr()
 
     def prepare(self, text: str) -> str:
         """RETURNS (str): The text whose n-grams are taken (lowercased, spaces folded, padded)."""
@@ -90,9 +105,9 @@ class CharNgramTfidf:
         n = len(indptr) - 1
         counts = self._counts(indices, indptr, (n, len(vocab)))
         df = np.bincount(counts.indices, minlength=len(vocab))
-        self.vocab = vocab
+        self.vocab = NgramVocab.from_dict(vocab) if self.ngram_range[1] <= MAX_PACKED_NGRAM else vocab
         self.idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
-        self.matrix = self._weight(counts)
+        self.counts = TfMatrix.fit(counts, self.idf, self.sublinear_tf)
         self._matrix_t = None
         self._rare_t = {}
         return self
@@ -104,12 +119,19 @@ class CharNgramTfidf:
         """
         self._require_fitted()
         vocab = self.vocab
+        if isinstance(vocab, NgramVocab):
+            rows, keys = ngram_keys([self.prepare(s) for s in strings], *self.ngram_range)
+            ids = vocab.lookup(keys)
+            known = ids >= 0
+            indptr = np.zeros(len(strings) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(rows[known], minlength=len(strings)), out=indptr[1:])
+            return self._weight(self._counts(ids[known].astype(np.int32), indptr, (len(strings), len(vocab))))
         indices = array("i")
-        indptr = array("q", [0])
+        indptr_list = array("q", [0])
         for s in strings:
             indices.extend(j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None)
-            indptr.append(len(indices))
-        return self._weight(self._counts(indices, indptr, (len(strings), len(vocab))))
+            indptr_list.append(len(indices))
+        return self._weight(self._counts(indices, indptr_list, (len(strings), len(vocab))))
 
     def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64,
               max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:
@@ -161,8 +183,7 @@ class CharNgramTfidf:
                     out_idx: np.ndarray, out_score: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         rare_t = self.rare_postings(max_df)
         out_idx.fill(-1)
-        for start in range(0, q_all.shape[0], chunk_size):
-            sims = q_all[start:start + chunk_size] @ rare_t
+        for start, sims in postings_products(q_all, rare_t, chunk_size):
             sims.sort_indices()
             for row in range(sims.shape[0]):
                 lo, hi = sims.indptr[row], sims.indptr[row + 1]
@@ -175,13 +196,13 @@ class CharNgramTfidf:
                 out_score[start + row, :len(order)] = scores[order]
         return out_idx, out_score
 
-    def rare_postings(self, max_df: float) -> sp.csr_matrix:
+    def rare_postings(self, max_df: float) -> TfMatrix:
         """The inverted index (n-grams × names) of the n-grams found in at most `max_df` of the names:
         saved by `to_disk(rare_max_df=max_df)`, or built once per value."""
         max_count = int(max_df * self.n_names)
         rare_t = self._rare_t.get(max_count)
         if rare_t is None:
-            m = self.matrix
+            m = self.counts.counts()
             df = np.bincount(m.indices, minlength=m.shape[1])
             keep = (df <= max_count)[m.indices]
             counts = np.zeros(m.shape[0], dtype=np.int64)
@@ -190,7 +211,9 @@ class CharNgramTfidf:
                 counts[filled] = np.add.reduceat(keep, m.indptr[:-1][filled], dtype=np.int64)
             indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
             rare = sp.csr_matrix((m.data[keep], m.indices[keep], indptr), shape=m.shape)
-            rare_t = self._rare_t[max_count] = rare.T.tocsr()
+            rare_t = TfMatrix.from_counts(rare.T.tocsr(), self.idf, self.counts.inv_norm, by_name=False,
+                                          sublinear_tf=self.sublinear_tf)
+            self._rare_t[max_count] = rare_t
         return rare_t
 
     def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]
@@ -207,7 +230,7 @@ class CharNgramTfidf:
 
     def score(self, query_vectors: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[np.ndarray]:
         """`pair_scores` for queries already vectorised by `transform`."""
-        return pair_cosines(query_vectors, self.matrix, name_indices)
+        return pair_cosines(query_vectors, self.counts, name_indices)
 
     def to_disk(self, path: Union[str, Path], rare_max_df: Optional[float] = None) -> None:
         """Save to one uncompressed, aligned `.npz` file (no pickle; memory-mapped by `from_disk`).
@@ -216,18 +239,21 @@ class CharNgramTfidf:
             `max_df` reads them from the file instead of building them in memory.
         """
         self._require_fitted()
-        m = self.matrix
-        rare = {}
+        m = self.counts
+        rare: Dict[str, np.ndarray] = {}
         if rare_max_df is not None and 0 < rare_max_df < 1:
-            postings = self.rare_postings(rare_max_df)
             rare = {"rare_max_count": np.array([int(rare_max_df * self.n_names)], dtype=np.int64),
-                    "rare_data": postings.data, "rare_indices": postings.indices, "rare_indptr": postings.indptr}
-        vocab = sorted(self.vocab, key=self.vocab.__getitem__)
+                    **self.rare_postings(rare_max_df).arrays("rare_")}
         save_npz(Path(path), {
             "format_version": np.array([FORMAT_VERSION]), "ngram_range": np.array(self.ngram_range, dtype=np.int64),
-            "flags": np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool),
-            "vocab": np.array(vocab, dtype=np.str_), "idf": self.idf, "data": m.data, "indices": m.indices,
-            "indptr": m.indptr, "shape": np.array(m.shape, dtype=np.int64), **rare})
+            "flags": np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool), **self._vocab_arrays(),
+            "idf": self.idf, "inv_norm": m.inv_norm, **m.arrays(""), "shape": np.array(m.shape, dtype=np.int64),
+            **rare})
+
+    def _vocab_arrays(self) -> Dict[str, np.ndarray]:
+        if isinstance(self.vocab, NgramVocab):
+            return {"vocab_keys": self.vocab.packed_keys, "vocab_ids": self.vocab.ids}
+        return {"vocab": np.array(sorted(self.vocab, key=self.vocab.__getitem__), dtype=np.str_)}
 
     @classmethod
     def from_disk(cls, path: Union[str, Path], *, mmap: bool = False) -> "CharNgramTfidf":
@@ -238,11 +264,12 @@ class CharNgramTfidf:
         RETURNS (CharNgramTfidf): The loaded index.
         """
         path = Path(path)
-        fix = "Rebuild it with CharNgramTfidf().fit(names).to_disk(path)."
+        fix = "Rebuild it with CharNgramTfidf().fit(names).to_disk(path) (or rebuild the linker)."
         if not path.exists():
             raise ArtifactError(path, "TF-IDF file not found", fix)
         try:
             stored = load_npz(path, mmap=mmap)
+            _check_version(stored, path, fix)
             missing = [a for a in _ARRAYS if a not in stored]
             if missing:
                 raise ArtifactError(path, f"arrays {missing} missing", fix)
@@ -252,31 +279,31 @@ class CharNgramTfidf:
         except Exception as e:  # zipfile.BadZipFile, EOFError, ValueError, OSError
             raise ArtifactError(path, f"cannot be read ({type(e).__name__}: {e}); "
                                 "it is truncated or not a TF-IDF file", fix) from e
-        if int(arrays["format_version"][0]) != FORMAT_VERSION:
-            raise ArtifactError(path, f"format version {int(arrays['format_version'][0])} "
-                                f"is not {FORMAT_VERSION}", fix)
         lo, hi = (int(x) for x in arrays["ngram_range"])
         lowercase, sublinear, pad = (bool(x) for x in arrays["flags"])
         self = cls((lo, hi), lowercase=lowercase, sublinear_tf=sublinear, pad=pad)
-        self.vocab = {g: i for i, g in enumerate(arrays["vocab"].tolist())}
-        self.idf = arrays["idf"].astype(np.float32)
+        self.vocab = _stored_vocab(stored, hi, path, fix)
+        self.idf = np.asarray(arrays["idf"], dtype=np.float32)
+        inv_norm = np.asarray(arrays["inv_norm"])
         shape = tuple(int(x) for x in arrays["shape"])
-        if len(self.vocab) != shape[1] or self.idf.shape[0] != shape[1]:
-            raise ArtifactError(path, "vocabulary, idf and matrix sizes disagree", fix)
-        self.matrix = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]),
-                                    shape=shape)
+        if (len(shape) != 2 or len(self.vocab) != shape[1] or self.idf.shape != (shape[1],)
+                or inv_norm.dtype != np.float32 or inv_norm.shape != (shape[0],)):
+            raise ArtifactError(path, "vocabulary, idf, norms and matrix sizes disagree", fix)
+        self.counts = TfMatrix.from_arrays(stored, "", shape, self.idf, inv_norm, by_name=True, sublinear_tf=sublinear,
+                                           path=path, what="sparse matrix arrays", fix=fix)
         if all(a in stored for a in _RARE_ARRAYS):
-            data, indices, indptr = (stored[a] for a in _RARE_ARRAYS[1:])
-            postings = checked_csr(data, indices, indptr, shape[::-1], path, "rare n-gram postings", fix)
-            self._rare_t[int(stored["rare_max_count"][0])] = postings
+            self._rare_t[int(stored["rare_max_count"][0])] = TfMatrix.from_arrays(
+                stored, "rare_", (shape[1], shape[0]), self.idf, inv_norm, by_name=False, sublinear_tf=sublinear,
+                path=path, what="rare n-gram postings", fix=fix)
         return self
 
     def _require_fitted(self) -> None:
-        if not self.vocab:
+        if not len(self.vocab):
             raise ValueError("CharNgramTfidf is not fitted: call fit(names) or from_disk(path)")
 
     @staticmethod
-    def _counts(indices: array, indptr: array, shape: Tuple[int, int]) -> sp.csr_matrix:
+    def _counts(indices: Union[array, np.ndarray], indptr: Union[array, np.ndarray], shape: Tuple[int, int]
+                ) -> sp.csr_matrix:
         idx = np.frombuffer(indices, dtype=np.int32) if len(indices) else np.zeros(0, np.int32)
         ptr = np.frombuffer(indptr, dtype=np.int64)
         m = sp.csr_matrix((np.ones(len(idx), dtype=np.float32), idx, ptr), shape=shape)
@@ -285,3 +312,24 @@ class CharNgramTfidf:
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return l2_tfidf(counts, self.idf, self.sublinear_tf)
+
+
+def _check_version(stored: Mapping[str, np.ndarray], path: Path, fix: str) -> None:
+    """Raise ArtifactError unless the file is of this FORMAT_VERSION (older ones hold float32 weights)."""
+    if "format_version" not in stored:
+        raise ArtifactError(path, "has no format version: it is not a TF-IDF file", fix)
+    version = int(stored["format_version"][0])
+    if version != FORMAT_VERSION:
+        raise ArtifactError(path, f"TF-IDF format version {version} is not {FORMAT_VERSION} (this version stores "
+                            "term counts, not float32 weights): the file is from another spacy_nseen version", fix)
+
+
+def _stored_vocab(stored: Mapping[str, np.ndarray], max_n: int, path: Path, fix: str) -> Mapping[str, int]:
+    """The saved vocabulary: packed n-gram keys (n-grams of at most 3 characters), else a dict of n-grams."""
+    if max_n <= MAX_PACKED_NGRAM:
+        if not all(a in stored for a in _PACKED_VOCAB):
+            raise ArtifactError(path, f"arrays {list(_PACKED_VOCAB)} missing", fix)
+        return NgramVocab.from_arrays(stored["vocab_keys"], stored["vocab_ids"], path, fix)
+    if "vocab" not in stored:
+        raise ArtifactError(path, "array 'vocab' missing", fix)
+    return {g: i for i, g in enumerate(stored["vocab"].tolist())}

@@ -5,11 +5,16 @@ Character n-grams (`ngram_tfidf`) and the char encoder see `LC3` as close to `HL
 terms — the words (letters and digits, case-folded, Greek letters spelled out, so `PLCγ2` gives `plc gamma 2`)
 and every two adjacent words joined (`LC3 B` also gives `lc3b`, so the mention `LC3B` meets it) — and a
 mention is scored by cosine against every name that shares a term.
+
+Stored compactly (format 2): packed term counts (column | count << bits, uint32) and a float32 inverse norm per
+name instead of float32 weights and int32 columns (`tf_matrix.TfMatrix`; the weights of the rows and postings a
+query touches are rebuilt bit-identically), and the vocabulary as sorted 64-bit hashes checked against the terms'
+UTF-8 bytes (`term_vocab.HashedTermVocab`).
 """
 import re
 import unicodedata
 from pathlib import Path
-from typing import Dict, Iterable, List, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Sequence, Tuple, Union
 
 import numpy
 import scipy.sparse as sp
@@ -17,16 +22,18 @@ import scipy.sparse as sp
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
 from .greek_letters import spell_out_greek
-from .sparse_cosine import checked_csr, l2_tfidf, pair_cosines
+from .sparse_cosine import l2_tfidf, pair_cosines, postings_products
+from .term_vocab import HashedTermVocab
+from .tf_matrix import TfMatrix
 
-FORMAT_VERSION = 1
+# 2: term counts + inverse norms instead of float32 weights; the vocabulary as sorted hashes.
+FORMAT_VERSION = 2
 _WORD_RE = re.compile(r"[^\W_]+")
-_ARRAYS = ("format_version", "idf", "data", "indices", "indptr", "shape")
-# The vocabulary: "vocab_utf8" (the terms joined by newlines, UTF-8 bytes; terms are letters and digits only),
-# or, in files written before it, "vocab" (a fixed-width unicode array, as wide as the longest term).
-_VOCAB_ARRAYS = ("vocab_utf8", "vocab")
-# The inverted index (the matrix transposed), saved since the files that have it were written: optional.
-_POSTINGS = ("postings_data", "postings_indices", "postings_indptr")
+# The vocabulary is "vocab_utf8" (the terms joined by newlines, UTF-8 bytes; terms are letters and digits only),
+# "vocab_offsets" (start of each term, then the end + 1), "vocab_hashes" (sorted) and "vocab_hash_ids".
+_VOCAB = ("vocab_utf8", "vocab_offsets", "vocab_hashes", "vocab_hash_ids")
+# The matrix (names × terms) and the inverted index (its transpose) as packed term counts (see tf_matrix).
+_ARRAYS = ("format_version", "idf", "inv_norm", "entries", "indptr", "shape", "postings_entries", "postings_indptr") + _VOCAB
 REBUILD = "Rebuild the linker (nlp.initialize() or the project's index step) or copy its complete directory."
 
 
@@ -44,14 +51,20 @@ class NameTokenIndex:
     """TF-IDF vectors of the terms of reference names, with cosine search over an inverted index."""
 
     def __init__(self) -> None:
-        self.vocab: Dict[str, int] = {}
+        self.vocab: Mapping[str, int] = HashedTermVocab.from_terms([])
         self.idf = numpy.zeros((0,), dtype=numpy.float32)
-        self.matrix = sp.csr_matrix((0, 0), dtype=numpy.float32)
-        self._postings = None
+        self.counts = TfMatrix.from_counts(sp.csr_matrix((0, 0), dtype=numpy.uint8), self.idf,
+                                           numpy.zeros(0, numpy.float32), by_name=True)
+        self._postings: Union[TfMatrix, None] = None
 
     @property
     def n_names(self) -> int:
-        return self.matrix.shape[0]
+        return self.counts.shape[0]
+
+    @property
+    def matrix(self) -> sp.csr_matrix:
+        """RETURNS (sp.csr_matrix): the whole float32 name matrix, rebuilt from the counts on each call."""
+        return self.counts.to_csr()
 
     def fit(self, names: Iterable[str]) -> "NameTokenIndex":
         """Build the vocabulary, idf weights (ln((1 + n) / (1 + df)) + 1) and the L2-normalised name matrix."""
@@ -59,17 +72,24 @@ class NameTokenIndex:
         rows: List[List[int]] = [[vocab.setdefault(t, len(vocab)) for t in name_terms(name)] for name in names]
         counts = self._counts(rows, len(vocab))
         df = numpy.bincount(counts.indices, minlength=len(vocab))
-        self.vocab = vocab
+        self.vocab = HashedTermVocab.from_terms(list(vocab))
         self.idf = (numpy.log((1.0 + len(rows)) / (1.0 + df)) + 1.0).astype(numpy.float32)
-        self.matrix = self._weight(counts)
+        self.counts = TfMatrix.fit(counts, self.idf)
         self._postings = None
         return self
 
     def transform(self, strings: Sequence[str]) -> sp.csr_matrix:
         """TF-IDF vectors of strings (terms unknown to the index are ignored)."""
-        vocab = self.vocab
-        rows = [[vocab[t] for t in name_terms(s) if t in vocab] for s in strings]
-        return self._weight(self._counts(rows, len(vocab)))
+        terms = [name_terms(s) for s in strings]
+        distinct = list(dict.fromkeys(t for row in terms for t in row))
+        ids = dict(zip(distinct, self._lookup(distinct).tolist()))
+        rows = [[ids[t] for t in row if ids[t] >= 0] for row in terms]
+        return self._weight(self._counts(rows, len(self.vocab)))
+
+    def _lookup(self, terms: List[str]) -> numpy.ndarray:
+        if isinstance(self.vocab, HashedTermVocab):
+            return self.vocab.lookup(terms)
+        return numpy.array([self.vocab.get(t, -1) for t in terms], dtype=numpy.int64)
 
     def top_k(self, queries: Sequence[str], k: int, chunk_size: int = 256) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The k best names per query by cosine (ties: lower name index first); -1 / 0.0 where fewer share a term.
@@ -87,8 +107,8 @@ class NameTokenIndex:
         if not n_queries or not self.n_names:
             return out_idx, out_score
         postings = self.postings
-        for start in range(0, n_queries, chunk_size):
-            sims = (query_vectors[start : start + chunk_size] @ postings).tocsr()
+        for start, sims in postings_products(query_vectors, postings, chunk_size):
+            sims = sims.tocsr()
             for r in range(sims.shape[0]):
                 lo, hi = sims.indptr[r], sims.indptr[r + 1]
                 if lo == hi:
@@ -105,10 +125,10 @@ class NameTokenIndex:
         return out_idx, out_score
 
     @property
-    def postings(self) -> sp.csr_matrix:
-        """RETURNS (sp.csr_matrix): the inverted index, (terms × names): the saved one, or built once."""
+    def postings(self) -> TfMatrix:
+        """RETURNS (TfMatrix): the inverted index, (terms × names): the saved one, or built once."""
         if self._postings is None:
-            self._postings = self.matrix.T.tocsr()
+            self._postings = self.counts.transposed()
         return self._postings
 
     def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
@@ -119,53 +139,47 @@ class NameTokenIndex:
 
     def score(self, query_vectors: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
         """`pair_scores` for queries already vectorised by `transform`."""
-        return pair_cosines(query_vectors, self.matrix, name_indices)
+        return pair_cosines(query_vectors, self.counts, name_indices)
 
     def to_disk(self, path: Union[str, Path]) -> None:
         """Save to one uncompressed, aligned `.npz` file (no pickle; memory-mapped by `from_disk`)."""
-        vocab = sorted(self.vocab, key=self.vocab.__getitem__)
-        m, postings = self.matrix, self.postings
+        vocab = self.vocab if isinstance(self.vocab, HashedTermVocab) else HashedTermVocab.from_terms(list(self.vocab))
+        m = self.counts
         save_npz(Path(path), {
-            "format_version": numpy.array([FORMAT_VERSION]),
-            "vocab_utf8": numpy.frombuffer("\n".join(vocab).encode("utf8"), dtype=numpy.uint8),
-            "idf": self.idf, "data": m.data, "indices": m.indices, "indptr": m.indptr,
-            "shape": numpy.array(m.shape, dtype=numpy.int64), "postings_data": postings.data,
-            "postings_indices": postings.indices, "postings_indptr": postings.indptr,
+            "format_version": numpy.array([FORMAT_VERSION]), "vocab_utf8": vocab.utf8, "vocab_offsets": vocab.offsets,
+            "vocab_hashes": vocab.hashes, "vocab_hash_ids": vocab.ids, "idf": self.idf, "inv_norm": m.inv_norm,
+            **m.arrays(""), "shape": numpy.array(m.shape, dtype=numpy.int64), **self.postings.arrays("postings_"),
         })
 
     @classmethod
     def from_disk(cls, path: Union[str, Path]) -> "NameTokenIndex":
-        """Load what `to_disk` saved; an ArtifactError names a missing, truncated or foreign file."""
+        """Load what `to_disk` saved; an ArtifactError names a missing, truncated, foreign or older file."""
         path = Path(path)
         if not path.exists():
             raise ArtifactError(path, "name token index not found", REBUILD)
         try:
             stored = load_npz(path, mmap=True)
-            missing = [a for a in _ARRAYS if a not in stored] + ([] if any(a in stored for a in _VOCAB_ARRAYS) else ["vocab_utf8"])
+            _check_version(stored, path)
+            missing = [a for a in _ARRAYS if a not in stored]
             if missing:
                 raise ArtifactError(path, f"arrays {missing} missing", REBUILD)
-            arrays = {a: stored[a] for a in _ARRAYS + _POSTINGS + _VOCAB_ARRAYS if a in stored}
-            if "vocab_utf8" in arrays:
-                text = numpy.asarray(arrays["vocab_utf8"], dtype=numpy.uint8).tobytes().decode("utf8")
-                terms = text.split("\n") if text else []
-            else:
-                terms = arrays["vocab"].tolist()
+            shape = tuple(int(x) for x in stored["shape"])
         except ArtifactError:
             raise
         except Exception as err:  # BadZipFile, EOFError, ValueError, OSError
             raise ArtifactError(path, f"cannot be read ({type(err).__name__}: {err})", REBUILD) from None
-        if int(arrays["format_version"][0]) != FORMAT_VERSION:
-            raise ArtifactError(path, f"format version {int(arrays['format_version'][0])} is not {FORMAT_VERSION}", REBUILD)
         self = cls()
-        self.vocab = {t: i for i, t in enumerate(terms)}
-        self.idf = arrays["idf"].astype(numpy.float32)
-        shape = tuple(int(x) for x in arrays["shape"])
-        if len(self.vocab) != shape[1] or len(self.idf) != shape[1]:
-            raise ArtifactError(path, "vocabulary, idf and matrix sizes disagree", REBUILD)
-        self.matrix = checked_csr(arrays["data"], arrays["indices"], arrays["indptr"], shape, path, "sparse matrix arrays", REBUILD)
-        if all(a in arrays for a in _POSTINGS):
-            self._postings = checked_csr(arrays["postings_data"], arrays["postings_indices"], arrays["postings_indptr"],
-                                         shape[::-1], path, "sparse matrix arrays", REBUILD)
+        self.vocab = HashedTermVocab.from_arrays(*(stored[a] for a in _VOCAB), path=path, fix=REBUILD)
+        self.idf = numpy.asarray(stored["idf"], dtype=numpy.float32)
+        inv_norm = stored["inv_norm"]
+        if (len(shape) != 2 or len(self.vocab) != shape[1] or self.idf.shape != (shape[1],)
+                or inv_norm.dtype != numpy.float32 or inv_norm.shape != (shape[0],)):
+            raise ArtifactError(path, "vocabulary, idf, norms and matrix sizes disagree", REBUILD)
+        self.counts = TfMatrix.from_arrays(stored, "", shape, self.idf, inv_norm, by_name=True, sublinear_tf=False,
+                                           path=path, what="sparse matrix arrays", fix=REBUILD)
+        self._postings = TfMatrix.from_arrays(stored, "postings_", (shape[1], shape[0]), self.idf, inv_norm,
+                                              by_name=False, sublinear_tf=False, path=path, what="postings arrays",
+                                              fix=REBUILD)
         return self
 
     @staticmethod
@@ -180,3 +194,14 @@ class NameTokenIndex:
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return l2_tfidf(counts, self.idf)
 
+
+
+def _check_version(stored: Mapping[str, numpy.ndarray], path: Path) -> None:
+    """Raise ArtifactError unless the file is of this FORMAT_VERSION (older ones hold float32 weights)."""
+    if "format_version" not in stored:
+        raise ArtifactError(path, "has no format version: it is not a name token index", REBUILD)
+    version = int(stored["format_version"][0])
+    if version != FORMAT_VERSION:
+        raise ArtifactError(path, f"name token index format version {version} is not {FORMAT_VERSION} (this version "
+                            "stores term counts, not float32 weights): the file is from another spacy_nseen version",
+                            REBUILD)

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from spacy_nseen.array_io import load_npz
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.ngram_tfidf import CharNgramTfidf
 
@@ -85,11 +86,62 @@ def test_saved_rare_postings_are_read_not_rebuilt(tmp_path):
     index.to_disk(tmp_path / "tfidf.npz", rare_max_df=0.2)
     loaded = CharNgramTfidf.from_disk(tmp_path / "tfidf.npz", mmap=True)
     (saved,) = loaded._rare_t.values()
-    assert not saved.data.flags.owndata  # a view of the file map
-    assert (saved != index.rare_postings(0.2)).nnz == 0
+    assert not saved.entries.flags.owndata and saved.entries.dtype == np.uint32  # a view of the file map: counts
+    assert (saved.to_csr() != index.rare_postings(0.2).to_csr()).nnz == 0
     got = loaded.top_k(queries, 5, max_df=0.2)
     np.testing.assert_array_equal(got[0], expected[0])
-    np.testing.assert_allclose(got[1], expected[1])
+    np.testing.assert_array_equal(got[1], expected[1])
     assert list(loaded._rare_t) == [int(0.2 * len(names))]  # no postings built for the saved max_df
     ids, _ = loaded.search(loaded.transform(queries), 5, max_df=0.5)  # another max_df: built on demand
     assert ids.shape == (3, 5) and len(loaded._rare_t) == 2
+
+
+def test_compact_storage_types(tmp_path):
+    index = CharNgramTfidf().fit(NAMES)
+    index.to_disk(tmp_path / "tfidf.npz", rare_max_df=0.5)
+    stored = load_npz(tmp_path / "tfidf.npz")
+    assert "data" not in stored and "vocab" not in stored and "rare_data" not in stored
+    assert stored["entries"].dtype == np.uint32 and stored["indptr"].dtype == np.int32  # column | count << bits
+    assert stored["rare_entries"].dtype == np.uint32 and stored["inv_norm"].dtype == np.float32
+    assert stored["vocab_keys"].dtype == np.uint64 and list(index.vocab)[:3] == [" ", "h", "i"]
+    counts = index.counts.counts()
+    assert counts.data.max() >= 2 and np.array_equal(counts.indices, index.matrix.indices)
+
+
+def test_an_older_format_asks_for_a_rebuild(tmp_path):
+    index = CharNgramTfidf().fit(NAMES)
+    m = index.matrix
+    np.savez(tmp_path / "old.npz", format_version=np.array([2]), ngram_range=np.array([1, 3]),
+             flags=np.array([True, False, True]), vocab=np.array(list(index.vocab), dtype=np.str_), idf=index.idf,
+             data=m.data, indices=m.indices, indptr=m.indptr, shape=np.array(m.shape))
+    with pytest.raises(ArtifactError, match=r"old\.npz: TF-IDF format version 2 is not 3.*Rebuild"):
+        CharNgramTfidf.from_disk(tmp_path / "old.npz", mmap=True)
+
+
+def test_foreign_arrays_are_an_artifact_error(tmp_path):
+    index = CharNgramTfidf().fit(NAMES)
+    path = tmp_path / "tfidf.npz"
+    index.to_disk(path, rare_max_df=0.5)
+    good = {name: np.array(value) for name, value in load_npz(path).items()}
+    bits = index.counts.col_bits
+    bad_column = good["entries"].copy()
+    bad_column[3] = (bad_column[3] >> bits << bits) | ((1 << bits) - 1)  # a column past the n-grams (35 < 2^6)
+    no_count = good["entries"].copy()
+    no_count[5] &= (1 << bits) - 1  # a count of 0
+    bad_rare = good["rare_entries"].copy()
+    bad_rare[0] |= (1 << index.counts.transposed().col_bits) - 1  # a name row past the names
+    falling = good["indptr"].copy()
+    falling[2] = falling[3] + 1
+    changes = [dict(entries=bad_column), dict(entries=no_count), dict(rare_entries=bad_rare),
+               dict(entries=good["entries"].astype(np.float32)), dict(entries=good["entries"].astype(np.uint64)),
+               dict(entries=good["entries"][:-1]), dict(indptr=falling), dict(inv_norm=good["inv_norm"][:-2]),
+               dict(vocab_ids=good["vocab_ids"][::-1] * 0), dict(vocab_keys=good["vocab_keys"][::-1].copy()),
+               dict(indptr=good["indptr"][:-1]), dict(idf=good["idf"][:-1])]
+    for change in changes:
+        np.savez(tmp_path / "bad.npz", **{**good, **change})
+        with pytest.raises(ArtifactError, match="bad.npz"):
+            CharNgramTfidf.from_disk(tmp_path / "bad.npz", mmap=True)
+    for cut in (200, path.stat().st_size // 2, path.stat().st_size - 5):
+        (tmp_path / "cut.npz").write_bytes(path.read_bytes()[:cut])
+        with pytest.raises(ArtifactError, match="cut.npz"):
+            CharNgramTfidf.from_disk(tmp_path / "cut.npz", mmap=True)

@@ -82,29 +82,63 @@ def test_saved_index_is_memory_mapped_with_its_postings(tmp_path) -> None:
     index = NameTokenIndex().fit(NAMES)
     index.to_disk(tmp_path / "tokens.npz")
     loaded = NameTokenIndex.from_disk(tmp_path / "tokens.npz")
-    for part in (loaded.matrix.data, loaded.matrix.indices, loaded.matrix.indptr, loaded.postings.data):
+    parts = (loaded.counts.entries, loaded.counts.indptr, loaded.postings.entries, loaded.postings.indptr,
+             loaded.counts.inv_norm, loaded.vocab.hashes, loaded.vocab.ids, loaded.vocab.utf8, loaded.vocab.offsets)
+    for part in parts:
         assert not part.flags.owndata and not part.flags.writeable  # views of the read-only file map
     assert loaded._postings is not None  # read from the file, not rebuilt in memory
     stored = load_npz(tmp_path / "tokens.npz")
+    assert "data" not in stored and stored["entries"].dtype == stored["postings_entries"].dtype == numpy.uint32
     assert "vocab" not in stored and stored["vocab_utf8"].dtype == numpy.uint8  # not a fixed-width unicode array
-    assert loaded.vocab == index.vocab
-    assert (loaded.postings != index.postings).nnz == 0
-    # A file written before the postings were saved still loads; they are then built on first search.
+    assert dict(loaded.vocab) == dict(index.vocab) == {t: i for i, t in enumerate(dict.fromkeys(
+        t for name in NAMES for t in name_terms(name)))}
+    assert (loaded.postings.to_csr() != index.postings.to_csr()).nnz == 0
+
+
+def _old_format_arrays(index: NameTokenIndex, version: int = 1):
+    """The arrays a format-1 file (float32 weights, string vocabulary) holds."""
     m = index.matrix
-    vocab = numpy.array(sorted(index.vocab, key=index.vocab.__getitem__), dtype=numpy.str_)
-    numpy.savez(tmp_path / "old.npz", format_version=numpy.array([1]), vocab=vocab, idf=index.idf, data=m.data,
-                indices=m.indices, indptr=m.indptr, shape=numpy.array(m.shape, dtype=numpy.int64))
-    old = NameTokenIndex.from_disk(tmp_path / "old.npz")
-    assert old._postings is None and old.top_k(["LC3"], 3)[0].tolist() == index.top_k(["LC3"], 3)[0].tolist()
+    vocab = numpy.array(list(index.vocab), dtype=numpy.str_)
+    return dict(format_version=numpy.array([version]), vocab=vocab, idf=index.idf, data=m.data, indices=m.indices,
+                indptr=m.indptr, shape=numpy.array(m.shape, dtype=numpy.int64))
+
+
+def test_an_older_format_asks_for_a_rebuild(tmp_path) -> None:
+    index = NameTokenIndex().fit(NAMES)
+    numpy.savez(tmp_path / "old.npz", **_old_format_arrays(index))
+    with pytest.raises(ArtifactError, match=r"old\.npz: name token index format version 1 is not 2.*Rebuild"):
+        NameTokenIndex.from_disk(tmp_path / "old.npz")
+    numpy.savez(tmp_path / "foreign.npz", x=numpy.zeros(3))
+    with pytest.raises(ArtifactError, match="foreign.npz: has no format version"):
+        NameTokenIndex.from_disk(tmp_path / "foreign.npz")
+
+
+def _saved_with(tmp_path, index: NameTokenIndex, **changes):
+    path = tmp_path / "tokens.npz"
+    index.to_disk(path)
+    arrays = {name: numpy.array(value) for name, value in load_npz(path).items()}
+    arrays.update(changes)
+    numpy.savez(tmp_path / "bad.npz", **arrays)
+    return tmp_path / "bad.npz"
 
 
 def test_foreign_sparse_arrays_are_an_artifact_error(tmp_path) -> None:
     index = NameTokenIndex().fit(NAMES)
-    m = index.matrix
-    vocab = numpy.array(sorted(index.vocab, key=index.vocab.__getitem__), dtype=numpy.str_)
-    bad_indices = m.indices.copy()
-    bad_indices[0] = m.shape[1] + 5  # a term column past the vocabulary
-    numpy.savez(tmp_path / "bad.npz", format_version=numpy.array([1]), vocab=vocab, idf=index.idf, data=m.data,
-                indices=bad_indices, indptr=m.indptr, shape=numpy.array(m.shape, dtype=numpy.int64))
-    with pytest.raises(ArtifactError, match="bad.npz"):
-        NameTokenIndex.from_disk(tmp_path / "bad.npz")
+    counts = index.counts
+    bad_column = numpy.array(counts.entries)
+    bad_column[0] |= (1 << counts.col_bits) - 1  # a term column past the vocabulary
+    bad_postings = numpy.array(index.postings.entries)
+    bad_postings[-1] |= (1 << index.postings.col_bits) - 1  # a name row past the names
+    changes = [dict(entries=bad_column), dict(postings_entries=bad_postings),
+               dict(entries=counts.entries.astype(numpy.float32)), dict(postings_indptr=index.postings.indptr[::-1]),
+               dict(entries=counts.entries[:-1]), dict(inv_norm=counts.inv_norm[:-1]), dict(idf=index.idf[:-1]),
+               dict(vocab_hash_ids=numpy.zeros(len(index.vocab), numpy.int32)),
+               dict(vocab_offsets=numpy.array(index.vocab.offsets[:-1])), dict(vocab_hashes=index.vocab.hashes[::-1].copy())]
+    for change in changes:
+        with pytest.raises(ArtifactError, match="bad.npz"):
+            NameTokenIndex.from_disk(_saved_with(tmp_path, index, **change))
+    path = tmp_path / "tokens.npz"
+    for cut in (100, 1000, path.stat().st_size // 2, path.stat().st_size - 10):
+        (tmp_path / "cut.npz").write_bytes(path.read_bytes()[:cut])
+        with pytest.raises(ArtifactError, match="cut.npz"):
+            NameTokenIndex.from_disk(tmp_path / "cut.npz")
