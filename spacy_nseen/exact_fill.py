@@ -3,13 +3,18 @@
 Such a mention skips the encoder and Annoy (the exact short-cut); its other candidates come from the
 posting lists of its rare terms only (character n-grams, words), which are short by definition.
 """
-from typing import List, Tuple
+from typing import List, Tuple, Union
 
 import numpy
 import scipy.sparse as sp
 
+from .sparse_cosine import postings_products
+from .tf_matrix import TfMatrix
 
-def top_k_postings(queries: sp.csr_matrix, postings_t: sp.csr_matrix, k: int, chunk_size: int = 256
+Postings = Union[sp.csr_matrix, TfMatrix]
+
+
+def top_k_postings(queries: sp.csr_matrix, postings_t: Postings, k: int, chunk_size: int = 256
                    ) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """The k best names per query by the dot product with the (terms × names) postings, best first
     (ties: lower name index first); -1 / 0.0 where fewer names share a term.
@@ -19,8 +24,7 @@ def top_k_postings(queries: sp.csr_matrix, postings_t: sp.csr_matrix, k: int, ch
     n_queries = queries.shape[0]
     out_idx = numpy.full((n_queries, k), -1, dtype=numpy.int64)
     out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
-    for start in range(0, n_queries, chunk_size):
-        sims = queries[start : start + chunk_size] @ postings_t
+    for start, sims in postings_products(queries, postings_t, chunk_size):
         for r in range(sims.shape[0]):
             lo, hi = sims.indptr[r], sims.indptr[r + 1]
             if lo == hi:
@@ -37,7 +41,7 @@ def top_k_postings(queries: sp.csr_matrix, postings_t: sp.csr_matrix, k: int, ch
     return out_idx, out_score
 
 
-def without_common_terms(queries: sp.csr_matrix, postings_t: sp.csr_matrix, max_count: int) -> sp.csr_matrix:
+def without_common_terms(queries: sp.csr_matrix, postings_t: Postings, max_count: int) -> sp.csr_matrix:
     """The query rows without the terms found in more than `max_count` names, so that a search over the
     (terms × names) postings reads short posting lists only."""
     queries = queries.tocsr()
