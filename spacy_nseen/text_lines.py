@@ -62,6 +62,9 @@ class TextLines(Sequence[str]):
     def __getitem__(self, index: slice) -> List[str]: ...
 
     def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
+        bounds = self._bounds
+        if type(index) is int and 0 <= index < len(bounds) - 1:  # the common case, kept short: linking reads many
+            return str(self._buffer[bounds[index] : bounds[index + 1] - 1], "utf8", "surrogatepass")
         if isinstance(index, slice):
             return [self._decode(i) for i in range(*index.indices(len(self)))]
         i = int(index)
