@@ -5,7 +5,8 @@ word-level token index and the exact-match keys (Python loops). The lookups are 
 - for a large reference set, in a child process (the Python loops hold the GIL, which would stall the
   encoding thread after every torch call); it writes them as aligned `.npz` files that are memory-mapped here;
 - for a small one (or where no child process can be started), in a second thread.
-The second thread then helps encode: both threads take length-sorted chunks from one queue. The result does
+The second thread then helps encode: both threads take length-sorted chunks from one queue. With a child
+process, the Annoy index is built as soon as the names are encoded, while the child may still be fitting. The result does
 not depend on who fits or encodes what: every chunk is encoded alone, in eval mode, at the same precision.
 """
 import multiprocessing
@@ -40,7 +41,8 @@ PROCESS_MIN_NAMES = 50_000  # smaller sets fit their lookups in a thread (no pro
 
 @dataclass
 class BuiltParts:
-    """What `build_parts` makes, and the seconds each part took (`total`: wall time of the whole build)."""
+    """What `build_parts` makes, and the seconds each part took (`total`: wall time of the whole build; with a
+    child process, `encode_and_fit` includes `annoy`, which overlaps the child's fitting)."""
 
     index: AnnoyNameIndex
     tfidf: Optional[CharNgramTfidf]
@@ -151,6 +153,14 @@ def build_parts(
     # waiting on the other thread's Python loops.
     sys.setswitchinterval(min(switch_interval, 0.0005))
     scratch = Path(tempfile.mkdtemp(prefix="nseen_build_")) if use_process else None
+    index: Optional[AnnoyNameIndex] = None
+
+    def build_index() -> AnnoyNameIndex:
+        index_start = time.perf_counter()
+        built = AnnoyNameIndex.build(queue.vectors, n_trees=n_trees, search_k=search_k, seed=seed)
+        seconds["annoy"] = round(time.perf_counter() - index_start, 3)
+        return built
+
     try:
         encode_names(encoder, list(names[:1]))  # builds an int8 module once, before the threads share it
         if scratch is not None:
@@ -158,6 +168,9 @@ def build_parts(
             with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
                 child = pool.submit(_fit_lookups_into, str(scratch), list(names), with_sparse)
                 seconds["encoded_by_main_thread"] = float(queue.work())
+                # The Annoy index needs only the vectors: it is built while the child may still be fitting.
+                seconds["encoded"] = round(time.perf_counter() - start, 3)
+                index = build_index()
                 seconds.update(child.result())
             fitted = _read_lookups(scratch, names, with_sparse)
         else:
@@ -176,8 +189,7 @@ def build_parts(
         if scratch is not None:
             # The files stay readable through their memory maps until the linker is dropped.
             shutil.rmtree(scratch, ignore_errors=True)
-    index_start = time.perf_counter()
-    index = AnnoyNameIndex.build(queue.vectors, n_trees=n_trees, search_k=search_k, seed=seed)
-    seconds["annoy"] = round(time.perf_counter() - index_start, 3)
+    if index is None:
+        index = build_index()
     seconds["total"] = round(time.perf_counter() - start, 3)
     return BuiltParts(index, fitted["tfidf"], fitted["tokens"], fitted["exact"], seconds)
