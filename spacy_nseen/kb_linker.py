@@ -28,6 +28,7 @@ from .name_index import AnnoyNameIndex
 from .name_normalization import strict_key
 from .ngram_tfidf import CharNgramTfidf
 from .query_forms import QUERY_FORMS, query_forms
+from .text_lines import strings_at
 from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
 
@@ -377,8 +378,8 @@ class KnowledgeBaseLinker:
     def _fuzzy_scores(self, mentions: List[str], pools: List[List[int]]) -> List[numpy.ndarray]:
         """½ Indel + ½ Jaro-Winkler similarity of each mention's strict key with its candidates' keys, for all
         (mention, candidate) pairs of the batch in one rapidfuzz call per scorer; each name's key is made once."""
-        names = self.reference_set.names
-        keys = {row: strict_key(names[row]) for row in {row for pool in pools for row in pool}}
+        rows = list({row for pool in pools for row in pool})
+        keys = dict(zip(rows, map(strict_key, strings_at(self.reference_set.names, rows))))
         queries = [strict_key(mention) for mention in mentions]
         left = [queries[i] for i, pool in enumerate(pools) for _ in pool]
         right = [keys[row] for pool in pools for row in pool]
@@ -437,13 +438,11 @@ class KnowledgeBaseLinker:
         _, first = numpy.unique(entities[by_name], return_index=True)
         best = by_name[first]
         ranked = best[numpy.lexsort((entities[best], -scores[best], -priors[best], -kinds[best], -tiers[best]))][:top_k]
+        kb_ids = strings_at(reference.kb_ids, entities[ranked].tolist())
+        names = strings_at(reference.names, rows[ranked].tolist())
         return [
-            Candidate(
-                reference.kb_ids[int(entities[j])],
-                reference.names[int(rows[j])],
-                1.0 if tiers[j] else round(min(1.0, float(scores[j])), 6),
-            )
-            for j in ranked
+            Candidate(kb_id, name, 1.0 if tiers[j] else round(min(1.0, float(scores[j])), 6))
+            for kb_id, name, j in zip(kb_ids, names, ranked)
         ]
 
     def _entity_priors(self) -> Optional[numpy.ndarray]:

@@ -5,7 +5,7 @@ joined by line breaks they take their length, and a memory-mapped buffer is shar
 the same file. Only the names a search reads are decoded.
 """
 from array import array
-from typing import Iterator, List, Sequence, Union, overload
+from typing import Iterable, Iterator, List, Sequence, Union, overload
 
 import numpy
 
@@ -75,6 +75,15 @@ class TextLines(Sequence[str]):
             raise IndexError(f"string index {index} out of range for {n} strings")
         return self._decode(i)
 
+    def take(self, rows: Iterable[int]) -> List[str]:
+        """RETURNS (List[str]): the strings at `rows`, decoded in one loop: several times faster than indexing
+        one at a time."""
+        rows = list(rows)
+        buffer, bounds = self._buffer, self._bounds
+        if rows and (min(rows) < 0 or max(rows) >= len(bounds) - 1 or not all(type(i) is int for i in rows)):
+            return [self[i] for i in rows]  # negative or numpy indices, and the errors of __getitem__
+        return [str(buffer[bounds[i] : bounds[i + 1] - 1], "utf8", "surrogatepass") for i in rows]
+
     def _decode(self, i: int) -> str:
         start, end = self._bounds[i], self._bounds[i + 1] - 1
         return str(self._buffer[start:end], "utf8", "surrogatepass")
@@ -93,3 +102,10 @@ class TextLines(Sequence[str]):
 
     def __repr__(self) -> str:
         return f"TextLines({len(self)} strings, {len(self._data)} bytes)"
+
+
+def strings_at(strings: Sequence[str], rows: Iterable[int]) -> List[str]:
+    """RETURNS (List[str]): `strings[i]` for each i in `rows`, for a list or a TextLines alike."""
+    if isinstance(strings, TextLines):
+        return strings.take(rows)
+    return [strings[i] for i in rows]

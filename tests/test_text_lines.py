@@ -1,7 +1,7 @@
 import numpy
 import pytest
 
-from spacy_nseen.text_lines import TextLines
+from spacy_nseen.text_lines import TextLines, strings_at
 
 STRINGS = ["IKKε", "PLCγ2", "a", "Siglec‐5", "5-aza-2'-deoxycytidine", "ü" * 40, "x y\tz"]
 
@@ -43,3 +43,14 @@ def test_invalid_utf8_is_reported_by_check():
     assert lines[0] == "ok"
     with pytest.raises(UnicodeDecodeError):
         lines.check_utf8()
+
+
+def test_take_and_strings_at_agree_with_indexing():
+    lines = TextLines.from_strings(STRINGS)
+    rows = [3, 0, 3, len(STRINGS) - 1]
+    assert lines.take(rows) == [STRINGS[i] for i in rows]
+    assert lines.take([-1, numpy.int64(1)]) == [STRINGS[-1], STRINGS[1]]
+    assert lines.take([]) == []
+    assert strings_at(lines, rows) == strings_at(STRINGS, rows) == [STRINGS[i] for i in rows]
+    with pytest.raises(IndexError):
+        lines.take([0, len(STRINGS)])
