@@ -3,42 +3,14 @@
 Such a mention skips the encoder and Annoy (the exact short-cut); its other candidates come from the
 posting lists of its rare terms only (character n-grams, words), which are short by definition.
 """
-from typing import List, Tuple, Union
+from typing import List, Union
 
 import numpy
 import scipy.sparse as sp
 
-from .sparse_cosine import postings_products
 from .tf_matrix import TfMatrix
 
 Postings = Union[sp.csr_matrix, TfMatrix]
-
-
-def top_k_postings(queries: sp.csr_matrix, postings_t: Postings, k: int, chunk_size: int = 256
-                   ) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """The k best names per query by the dot product with the (terms × names) postings, best first
-    (ties: lower name index first); -1 / 0.0 where fewer names share a term.
-
-    RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): name indices (int64) and scores (float32), (n_queries, k).
-    """
-    n_queries = queries.shape[0]
-    out_idx = numpy.full((n_queries, k), -1, dtype=numpy.int64)
-    out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
-    for start, sims in postings_products(queries, postings_t, chunk_size):
-        for r in range(sims.shape[0]):
-            lo, hi = sims.indptr[r], sims.indptr[r + 1]
-            if lo == hi:
-                continue
-            cols, vals = sims.indices[lo:hi], sims.data[lo:hi]
-            if len(vals) > k:
-                # the k best and every name tied with the k-th, so the order does not depend on the storage order
-                kth = vals[numpy.argpartition(-vals, k - 1)[k - 1]]
-                keep = vals >= kth
-                cols, vals = cols[keep], vals[keep]
-            order = numpy.lexsort((cols, -vals))[:k]
-            out_idx[start + r, : len(order)] = cols[order]
-            out_score[start + r, : len(order)] = vals[order]
-    return out_idx, out_score
 
 
 def without_common_terms(queries: sp.csr_matrix, postings_t: Postings, max_count: int) -> sp.csr_matrix:

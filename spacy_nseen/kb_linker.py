@@ -20,7 +20,7 @@ from rapidfuzz.process import cpdist
 from thinc.api import Model
 
 from .encoder_layer import PRECISIONS, encode_names
-from .exact_fill import number_variants, top_k_postings, without_common_terms
+from .exact_fill import number_variants, without_common_terms
 from .exact_names import ExactNameIndex
 from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS, entity_priors, kind_ranks
 from .index_build import build_parts
@@ -31,6 +31,7 @@ from .query_forms import QUERY_FORMS, query_forms
 from .text_lines import strings_at
 from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
+from .sparse_cosine import top_k_postings
 
 MODES = ("hybrid", "dense")
 # What fills ranks 2..k of a mention that takes the exact short-cut (see `LinkerSettings.exact_fill`).

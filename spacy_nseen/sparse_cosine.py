@@ -106,6 +106,34 @@ def postings_products(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, Tf
         yield start, q_block[offset:offset + chunk_size] @ p_block
 
 
+def top_k_postings(queries: sp.csr_matrix, postings_t: "Union[sp.csr_matrix, TfMatrix]", k: int, chunk_size: int = 256
+                   ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """The k best names per query by the dot product with the (terms × names) postings, best first
+    (ties: lower name index first; every name tied with the k-th is ranked, as a full sort would); -1 / 0.0
+    where fewer names share a term. The search of `token_index` and of `exact_fill`.
+
+    RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): name indices (int64) and scores (float32), (n_queries, k).
+    """
+    n_queries = queries.shape[0]
+    out_idx = numpy.full((n_queries, k), -1, dtype=numpy.int64)
+    out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
+    for start, sims in postings_products(queries, postings_t, chunk_size):
+        for r in range(sims.shape[0]):
+            lo, hi = sims.indptr[r], sims.indptr[r + 1]
+            if lo == hi:
+                continue
+            cols, vals = sims.indices[lo:hi], sims.data[lo:hi]
+            if len(vals) > k:
+                # the k best and every name tied with the k-th, so the order does not depend on the storage order
+                kth = vals[numpy.argpartition(-vals, k - 1)[k - 1]]
+                keep = vals >= kth
+                cols, vals = cols[keep], vals[keep]
+            order = numpy.lexsort((cols, -vals))[:k]
+            out_idx[start + r, : len(order)] = cols[order]
+            out_score[start + r, : len(order)] = vals[order]
+    return out_idx, out_score
+
+
 def check_csr_arrays(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
                      path: Path, what: str, fix: str) -> None:
     """Raise ArtifactError naming `path` and `what` ("its ... disagree") when the arrays cannot form a valid

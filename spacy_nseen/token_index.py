@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from .array_io import load_npz, save_npz
 from .errors import ArtifactError
 from .greek_letters import spell_out_greek
-from .sparse_cosine import l2_tfidf, pair_cosines, postings_products
+from .sparse_cosine import l2_tfidf, pair_cosines, top_k_postings
 from .term_vocab import HashedTermVocab
 from .tf_matrix import TfMatrix
 
@@ -106,23 +106,7 @@ class NameTokenIndex:
         out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
         if not n_queries or not self.n_names:
             return out_idx, out_score
-        postings = self.postings
-        for start, sims in postings_products(query_vectors, postings, chunk_size):
-            sims = sims.tocsr()
-            for r in range(sims.shape[0]):
-                lo, hi = sims.indptr[r], sims.indptr[r + 1]
-                if lo == hi:
-                    continue
-                cols, vals = sims.indices[lo:hi], sims.data[lo:hi]
-                if len(vals) > k:
-                    # Keep the k best and every name tied with the k-th, then order exactly as a full sort would.
-                    kth = vals[numpy.argpartition(-vals, k - 1)[k - 1]]
-                    keep = vals >= kth
-                    cols, vals = cols[keep], vals[keep]
-                order = numpy.lexsort((cols, -vals))[:k]
-                out_idx[start + r, : len(order)] = cols[order]
-                out_score[start + r, : len(order)] = vals[order]
-        return out_idx, out_score
+        return top_k_postings(query_vectors, self.postings, k, chunk_size)
 
     @property
     def postings(self) -> TfMatrix:

@@ -3,9 +3,10 @@ import numpy
 import pytest
 import scipy.sparse as sp
 
-from spacy_nseen.exact_fill import number_variants, top_k_postings, without_common_terms
+from spacy_nseen.exact_fill import number_variants, without_common_terms
 from spacy_nseen.kb_linker import EXACT_FILLS, Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference_set import ReferenceSet
+from spacy_nseen.sparse_cosine import top_k_postings
 
 # Exact matches of one entity (FOXP2, HRAS), of a loose key (FOX-P2), and mentions without an exact match.
 MENTIONS = ["FOXP2", "FOX-P2", "hras", "PLCG2", "IKK-beta", "p53", "Forkhead box protein", "PLC gamma"]
