@@ -159,15 +159,20 @@ class SiameseTrainer:
         max_epochs: float,
         max_seconds: Optional[float] = None,
         on_step: Optional[Callable[[StepStats], None]] = None,
+        max_steps: Optional[int] = None,
     ) -> List[float]:
-        """Train for up to `max_epochs` (fractions allowed) or `max_seconds`, whichever comes first.
+        """Train for up to `max_epochs` (fractions allowed) or `max_steps`, whichever is fewer steps.
 
+        max_seconds (Optional[float]): a safety guard, not a budget: training stops when it is reached (the
+            caller compares the steps done with the steps asked for and reports it).
         RETURNS (List[float]): the mean loss of each (possibly partial) epoch.
         """
         start = time.monotonic()
         epoch_losses: List[float] = []
         n_batches = max(1, -(-len(self.label) // self.settings.batch_pairs))
         budget = int(max_epochs * n_batches)
+        if max_steps is not None:
+            budget = min(budget, max_steps)
         done = 0
         while done < budget:
             losses = []

@@ -79,6 +79,22 @@ def set_weight(set_name: str, weights: Dict[str, float]) -> float:
     return weights[max(matches, key=len)] if matches else 1.0
 
 
+def round_step_budget(max_steps: int, rounds: int, round_no: int, first_share: float) -> Optional[int]:
+    """Steps of one round under a total budget of `max_steps` (None: no step budget).
+
+    The first round takes `first_share` of the steps, the others share the rest equally; the shares of all
+    rounds add up to `max_steps` exactly.
+    """
+    if max_steps <= 0:
+        return None
+    first = max_steps if rounds == 1 else int(round(max_steps * first_share))
+    if round_no == 0:
+        return first
+    rest = max_steps - first
+    share, extra = divmod(rest, rounds - 1)
+    return share + (1 if round_no - 1 < extra else 0)
+
+
 def train(
     pairs_path: Path = typer.Argument(..., help="Pair store (.npz) from training.make_pairs"),
     reference_path: Path = typer.Argument(..., help="Reference set TSV the pairs were made from"),
@@ -97,7 +113,8 @@ def train(
     learning_rate: float = typer.Option(2e-3, help="AdamW learning rate"),
     rounds: int = typer.Option(3, help="Training rounds; hard negatives are mined after each but the last"),
     epochs_per_round: float = typer.Option(1.0, help="Epochs over the pair store per round (fractions allowed)"),
-    max_minutes: float = typer.Option(40.0, help="Time budget for all rounds (minutes)"),
+    max_steps: int = typer.Option(0, help="Step budget for all rounds (0: epochs_per_round alone); 40% go to the first round, the rest is shared by the others. Makes a run independent of the machine's speed"),
+    max_minutes: float = typer.Option(0.0, help="Safety guard in minutes for all rounds (0: none). When it stops training before the step budget, the run is reported as cut short in log.jsonl and training_summary.json"),
     hard_neighbors: int = typer.Option(5, help="Neighbours inspected per name when mining"),
     set_weights: str = typer.Option(
         "semantic=1,variant=1,family=1,hard_negative=1",
@@ -150,14 +167,16 @@ def train(
     msg.info(f"{kb_name}: {n_names} names, {len(reference.kb_ids)} entities, {int(keep.sum())} training pairs "
              f"({len(dev_rows)} names held out for the dev score), encoder {config}")
     log_path = output / "log.jsonl"
-    budget = max_minutes * 60.0
+    guard = max_minutes * 60.0 if max_minutes > 0 else None
     first_share = 0.4 if rounds > 1 else 1.0
     train_rows = numpy.flatnonzero(~dev_mask[:n_names])
+    cut_short = False
     for round_no in range(state["round"], rounds):
-        round_budget = budget * (first_share if round_no == 0 else (1 - first_share) / (rounds - 1))
-        round_budget = min(round_budget, budget - state["seconds"])
-        if round_budget <= 0:
-            msg.warn("Time budget used up")
+        round_steps = round_step_budget(max_steps, rounds, round_no, first_share)
+        round_guard = None if guard is None else guard - state["seconds"]
+        if round_guard is not None and round_guard <= 0:
+            msg.warn(f"Safety guard of {max_minutes} minutes reached before round {round_no + 1}: training cut short")
+            cut_short = True
             break
         t0 = time.monotonic()
         losses: List[float] = []
@@ -172,7 +191,11 @@ def train(
             if len(losses) % 20 == 0:
                 bar.set_postfix(loss=f"{numpy.mean(losses[-100:]):.4f}")
 
-        epoch_losses = trainer.train_epochs(epochs_per_round, max_seconds=round_budget, on_step=on_step)
+        epoch_losses = trainer.train_epochs(epochs_per_round, max_seconds=round_guard, on_step=on_step, max_steps=round_steps)
+        guard_hit = round_guard is not None and time.monotonic() - t0 >= round_guard
+        if guard_hit:
+            cut_short = True
+            msg.warn(f"round {round_no + 1}: safety guard reached after {len(losses)} of {round_steps} steps: training cut short")
         bar.close()
         train_seconds = time.monotonic() - t0
         # One encoding of every name per round serves the dev score and the mining.
@@ -192,6 +215,8 @@ def train(
         record = {
             "round": round_no + 1,
             "steps": len(losses),
+            "step_budget": round_steps,
+            "cut_short_by_time_guard": guard_hit,
             "epoch_losses": epoch_losses,
             "mean_loss": float(numpy.mean(losses)) if losses else None,
             "train_seconds": round(train_seconds, 1),
@@ -218,6 +243,9 @@ def train(
         "encoder": config,
         "rounds": rounds,
         "pair_counts": store.counts(),
+        "max_steps": max_steps,
+        "steps": int(state["steps"]),
+        "cut_short_by_time_guard": cut_short,
         "training_seconds": round(state["seconds"], 1),
         "index_seconds": round(time.monotonic() - t2, 1),
         "total_seconds": round(time.monotonic() - started, 1),
