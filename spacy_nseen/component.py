@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import replace
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
 
 import srsly
 from spacy.language import Language
@@ -27,6 +27,7 @@ from .encoder_layer import PRECISIONS
 from .errors import ArtifactError, NotInitializedError
 from .kb_linker import MODES, Candidate, KnowledgeBaseLinker, LinkerSettings
 from .linker_io import load_linker, save_linker
+from .organism_ranking import OrganismContext
 from .reference_set import ReferenceSet
 
 DEFAULT_ENCODER_CONFIG = """
@@ -54,18 +55,22 @@ NO_KBS = (
 KB_URL_TEMPLATE = "https://identifiers.org/{}"
 
 
+SPAN_EXTENSIONS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs")
+
+
 def register_extensions() -> None:
-    """Register the Span extensions (idempotent)."""
-    for name in ("kb_id", "kb_score"):
+    """Register the Span and Doc extensions (idempotent)."""
+    for name in SPAN_EXTENSIONS:
         if not Span.has_extension(name):
             Span.set_extension(name, default=None)
-    if not Span.has_extension("kb_candidates"):
-        Span.set_extension("kb_candidates", default=None)
+    if not Doc.has_extension("organisms"):
+        Doc.set_extension("organisms", default=None)
 
 
 @Language.factory(
     "nseen_linker",
-    assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates"],
+    assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates", "span._.kb_taxon",
+             "span._.kb_taxon_evidence", "span._.kb_xrefs", "doc._.organisms"],
     requires=["doc.ents"],
     default_config={
         "encoder": DEFAULT_ENCODER,
@@ -91,6 +96,11 @@ def register_extensions() -> None:
         "batch_size": 256,
         "kb_url_template": KB_URL_TEMPLATE,
         "expand_abbreviations": True,
+        "organisms": [],
+        "assign_organisms": True,
+        "organism_weight": 0.1,
+        "organism_min_confidence": 0.3,
+        "primary_xref": {},
     },
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
 )
@@ -120,6 +130,11 @@ def make_nseen_linker(
     batch_size: int,
     kb_url_template: str,
     expand_abbreviations: bool,
+    organisms: List[int],
+    assign_organisms: bool,
+    organism_weight: float,
+    organism_min_confidence: float,
+    primary_xref: Dict[str, str],
 ) -> "NseenLinker":
     """Create an `nseen_linker` (see the README for every setting)."""
     return NseenLinker(
@@ -141,6 +156,8 @@ def make_nseen_linker(
             sparse_max_df=sparse_max_df,
             exact_short_cut=exact_short_cut,
             search_threads=search_threads,
+            organism_weight=organism_weight,
+            organism_min_confidence=organism_min_confidence,
         ),
         kb_settings=kb_settings,
         n_trees=n_trees,
@@ -150,7 +167,38 @@ def make_nseen_linker(
         batch_size=batch_size,
         kb_url_template=kb_url_template,
         expand_abbreviations=expand_abbreviations,
+        organisms=organisms,
+        assign_organisms=assign_organisms,
+        primary_xref=primary_xref,
     )
+
+
+class EntityLink(NamedTuple):
+    """What the linker found for one routed entity."""
+
+    index: int  # position in doc.ents
+    kb: str
+    candidates: List[Candidate]
+    probability: Optional[float]  # the NIL model's probability that candidates[0] is right; None without one
+    context: Optional[OrganismContext]
+    evidence: Optional[List[str]]
+
+
+class DocLinks(NamedTuple):
+    """The links of one doc and, when organisms were assigned, the document's organisms (most likely first)."""
+
+    links: List[EntityLink]
+    organisms: Optional[List[int]]
+
+
+class OrganismAssigner(Protocol):
+    """Decides the organism of protein mentions from their doc (see `spacy_nseen.organisms`)."""
+
+    def assign(
+        self, doc: Doc, spans: Sequence[Span], given: Optional[Sequence[int]] = None
+    ) -> Tuple[List[Tuple[Optional[int], float, List[str]]], List[int]]:
+        """RETURNS: per span (taxon or None, confidence in [0, 1], evidence), and the doc's organisms."""
+        ...
 
 
 class NseenLinker(Pipe):
@@ -176,6 +224,9 @@ class NseenLinker(Pipe):
         batch_size: int = 256,
         kb_url_template: str = KB_URL_TEMPLATE,
         expand_abbreviations: bool = True,
+        organisms: Sequence[int] = (),
+        assign_organisms: bool = True,
+        primary_xref: Optional[Dict[str, str]] = None,
     ) -> None:
         # A label mapped to "" is switched off (useful to override a pipeline's saved config).
         kbs = {label: kb for label, kb in kbs.items() if kb}
@@ -207,6 +258,12 @@ class NseenLinker(Pipe):
         self.batch_size = batch_size
         self.kb_url_template = kb_url_template
         self.expand_abbreviations = expand_abbreviations
+        if any(not isinstance(t, int) or t <= 0 for t in organisms):
+            raise ValueError(f"nseen_linker: organisms must be NCBI taxon ids (positive integers), got {list(organisms)}")
+        self.organisms = [int(t) for t in organisms]
+        self.assign_organisms = assign_organisms
+        self.primary_xref = dict(primary_xref or {})
+        self.organism_assigner: Optional[OrganismAssigner] = None
         self.linkers: Dict[str, KnowledgeBaseLinker] = {}
         self._tempdir: Optional[tempfile.TemporaryDirectory] = None
         self.cfg: Dict[str, Any] = {"kbs": self.kbs}
@@ -295,10 +352,10 @@ class NseenLinker(Pipe):
             self.set_annotations(docs, self.predict(docs))
             yield from docs
 
-    def predict(self, docs: Iterable[Doc]) -> List[List[Tuple[int, Optional[List[Candidate]]]]]:
-        """Find candidates for every mapped entity.
+    def predict(self, docs: Iterable[Doc]) -> List[DocLinks]:
+        """Find candidates for every mapped entity: organism evidence, search, NIL probability.
 
-        RETURNS: for each doc, (entity position in doc.ents, candidates or None when skipped) pairs.
+        RETURNS (List[DocLinks]): per doc, its routed entities' links and the document's organisms.
         """
         if not self.kbs:
             raise NotInitializedError(NO_KBS)
@@ -309,40 +366,63 @@ class NseenLinker(Pipe):
                 f"[initialize.components.{self.name}], or load a saved pipeline."
             )
         docs = list(docs)
-        requests: Dict[str, List[Tuple[int, int, str]]] = {kb: [] for kb in self.kb_names}
-        out: List[List[Tuple[int, Optional[List[Candidate]]]]] = [[] for _ in docs]
+        allowed = frozenset(self.organisms) if self.organisms else None
+        requests: Dict[str, List[Tuple[int, int, str, Optional[OrganismContext], Optional[List[str]]]]] = {kb: [] for kb in self.kb_names}
+        out = [DocLinks([], None) for _ in docs]
         for d, doc in enumerate(docs):
             # `long form (SF)` defined in the doc: the mention SF is searched as its long form.
             long_forms = abbreviation_map([doc.text]) if self.expand_abbreviations and doc.ents else {}
-            for e, ent in enumerate(doc.ents):
-                kb = self.kbs.get(ent.label_)
-                if kb is None or (not self.overwrite and ent.kb_id_):
-                    continue
-                requests[kb].append((d, e, long_forms.get(ent.text, ent.text)))
+            routed = [(e, ent, self.kbs[ent.label_]) for e, ent in enumerate(doc.ents)
+                      if ent.label_ in self.kbs and (self.overwrite or not ent.kb_id_)]
+            with_taxa = [(e, ent, kb) for e, ent, kb in routed if self.linkers[kb].reference_set.entity_taxa is not None]
+            assigned: Dict[int, Tuple[Optional[int], float, List[str]]] = {}
+            if with_taxa and self.assign_organisms and self.organism_assigner is not None:
+                found, out[d].organisms = self.organism_assigner.assign(doc, [ent for _, ent, _ in with_taxa], given=doc._.organisms)
+                assigned = {e: result for (e, _, _), result in zip(with_taxa, found)}
+            for e, ent, kb in routed:
+                taxon, confidence, evidence = assigned.get(e, (None, 0.0, None))
+                has_taxa = self.linkers[kb].reference_set.entity_taxa is not None
+                context = OrganismContext(taxon, confidence, allowed) if has_taxa and (taxon is not None or allowed) else None
+                requests[kb].append((d, e, long_forms.get(ent.text, ent.text), context, evidence if has_taxa else None))
         for kb, items in requests.items():
             if not items:
                 continue
-            results = self.linkers[kb].link([text for _, _, text in items], top_k=self.top_k, mode=self.mode)
-            for (d, e, _), candidates in zip(items, results):
-                out[d].append((e, candidates))
+            linker = self.linkers[kb]
+            texts = [text for _, _, text, _, _ in items]
+            contexts = [context for _, _, _, context, _ in items]
+            results = linker.link(texts, top_k=self.top_k, mode=self.mode, organisms=contexts)
+            probabilities = linker.link_probabilities(texts, results, contexts)
+            for i, ((d, e, _, context, evidence), candidates) in enumerate(zip(items, results)):
+                probability = None if probabilities is None else float(probabilities[i])
+                out[d].links.append(EntityLink(e, kb, candidates, probability, context, evidence))
         return out
 
-    def set_annotations(self, docs: Iterable[Doc], predictions: List[List[Tuple[int, Optional[List[Candidate]]]]]) -> None:
-        """Write ids, scores and candidates onto the entity spans and tokens."""
-        for doc, doc_predictions in zip(docs, predictions):
-            if not doc_predictions:
+    def set_annotations(self, docs: Iterable[Doc], predictions: List["DocLinks"]) -> None:
+        """Write ids, scores, candidates, organisms and cross-references onto the entity spans and tokens."""
+        for doc, prediction in zip(docs, predictions):
+            if prediction.organisms is not None and doc._.organisms is None:
+                doc._.organisms = list(prediction.organisms)
+            if not prediction.links:
                 continue
             ents = list(doc.ents)
-            for e, candidates in doc_predictions:
-                ent = ents[e]
-                candidates = candidates or []
-                best = candidates[0] if candidates and candidates[0].score >= self.threshold else None
-                kb_id = best.kb_id if best is not None else ""
-                new = Span(doc, ent.start, ent.end, label=ent.label, kb_id=kb_id, span_id=ent.id)
-                new._.kb_id = best.kb_id if best is not None else None
-                new._.kb_score = float(candidates[0].score) if candidates else None
+            for link in prediction.links:
+                ent = ents[link.index]
+                candidates = link.candidates or []
+                score = link.probability if link.probability is not None else (candidates[0].score if candidates else None)
+                best = candidates[0] if candidates and score is not None and score >= self.threshold else None
+                xrefs = self.linkers[link.kb].xrefs.get(best.kb_id) if best is not None else None
+                kb_id = best.kb_id if best is not None else None
+                primary = self.primary_xref.get(ent.label_)
+                if kb_id is not None and primary and xrefs and primary in xrefs:
+                    kb_id = f"{primary}:{xrefs[primary].split('|')[0]}"
+                new = Span(doc, ent.start, ent.end, label=ent.label, kb_id=kb_id or "", span_id=ent.id)
+                new._.kb_id = kb_id
+                new._.kb_score = None if score is None else float(score)
                 new._.kb_candidates = [(c.kb_id, c.name, float(c.score)) for c in candidates]
-                ents[e] = new
+                new._.kb_taxon = link.context.taxon if link.context is not None else None
+                new._.kb_taxon_evidence = list(link.evidence) if link.evidence else None
+                new._.kb_xrefs = dict(xrefs) if xrefs else None
+                ents[link.index] = new
             doc.ents = ents
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:

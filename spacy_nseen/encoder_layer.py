@@ -4,6 +4,8 @@
 set at initialisation (`set_char_vocab`); prediction sorts names by length, encodes them in batches under
 `torch.inference_mode` and returns rows in input order.
 """
+import functools
+import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
@@ -121,6 +123,21 @@ def _inference_module(model: Model) -> torch.nn.Module:
     return model.attrs["quantized"]
 
 
+@functools.lru_cache(maxsize=1)
+def bf16_supported() -> bool:
+    """Whether this CPU runs a bf16-autocast LSTM (oneDNN refuses it on CPUs without AVX-512, e.g. AVX2 only).
+
+    Checked once per process with a tiny LSTM; `encode_names` falls back to fp32 (with a warning) where not.
+    """
+    lstm = torch.nn.LSTM(4, 4, batch_first=True, bidirectional=True)
+    try:
+        with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
+            lstm(torch.zeros(1, 2, 4))
+    except RuntimeError:
+        return False
+    return True
+
+
 def encode_names(model: Model, names: Sequence[str]) -> numpy.ndarray:
     """Embed names without gradients, in length-sorted batches.
 
@@ -139,7 +156,10 @@ def encode_names(model: Model, names: Sequence[str]) -> numpy.ndarray:
     module = _inference_module(model)
     was_training = module.training
     module.eval()
-    use_bf16 = model.attrs["precision"] == "bf16"
+    use_bf16 = model.attrs["precision"] == "bf16" and bf16_supported()
+    if model.attrs["precision"] == "bf16" and not use_bf16 and not model.attrs.get("bf16_warned"):
+        model.attrs["bf16_warned"] = True
+        warnings.warn("bf16 encoding is not supported by this CPU (no AVX-512 bf16 LSTM in oneDNN): encoding in fp32 instead")
     with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]

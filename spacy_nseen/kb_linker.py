@@ -27,6 +27,8 @@ from .index_build import build_parts
 from .name_index import AnnoyNameIndex
 from .name_normalization import strict_key
 from .ngram_tfidf import CharNgramTfidf
+from .nil_decision import NilModel, mention_features
+from .organism_ranking import OrganismContext, allowed_mask, organism_match
 from .query_forms import QUERY_FORMS, query_forms
 from .text_lines import strings_at
 from .token_index import NameTokenIndex
@@ -82,6 +84,10 @@ class LinkerSettings:
         → `amino acid`, by the hybrid score without its dense part); no encoder, no Annoy. Each search
         fetches min(n_candidates, 2·top_k) names; "rare" = in at most `sparse_max_df` of the names. The exact
         entities, their order and scores do not change.
+    organism_weight (float): added, times the assignment's confidence, to the hybrid score of candidates of
+        the organism a mention was assigned to (multi-organism reference sets; see `organism_ranking`).
+    organism_min_confidence (float): among exact matches of one tier, the assigned organism's entities rank
+        first when the assignment's confidence reaches this value.
     """
 
     n_candidates: int = 50
@@ -97,6 +103,8 @@ class LinkerSettings:
     exact_tie_break: str = "score"
     query_form: str = "as_written"
     exact_fill: str = "none"
+    organism_weight: float = 0.1
+    organism_min_confidence: float = 0.3
 
     def __post_init__(self) -> None:
         if self.n_candidates < 1:
@@ -119,6 +127,10 @@ class LinkerSettings:
             raise ValueError(f"exact_tie_break must be one of {TIE_BREAKS}, got {self.exact_tie_break!r}")
         if self.query_form not in QUERY_FORMS:
             raise ValueError(f"query_form must be one of {QUERY_FORMS}, got {self.query_form!r}")
+        if not 0.0 <= self.organism_weight <= 1.0:
+            raise ValueError(f"organism_weight must be in [0, 1], got {self.organism_weight}")
+        if not 0.0 <= self.organism_min_confidence <= 1.0:
+            raise ValueError(f"organism_min_confidence must be in [0, 1], got {self.organism_min_confidence}")
         if self.exact_fill not in EXACT_FILLS:
             raise ValueError(f"exact_fill must be one of {EXACT_FILLS}, got {self.exact_fill!r}")
 
@@ -129,6 +141,17 @@ class LinkerSettings:
 
     def to_dict(self) -> Dict:
         return asdict(self)
+
+
+class TaxonLookup:
+    """kb_id → NCBI taxon id of a multi-organism reference set (a dict-like view for `mention_features`)."""
+
+    def __init__(self, reference_set: ReferenceSet) -> None:
+        self.reference_set = reference_set
+
+    def get(self, kb_id: str, default: Optional[int] = None) -> Optional[int]:
+        taxon = self.reference_set.taxon_of(kb_id)
+        return default if taxon is None else taxon
 
 
 class KnowledgeBaseLinker:
@@ -164,10 +187,14 @@ class KnowledgeBaseLinker:
         self.settings = settings or LinkerSettings()
         # The keys of every name are computed here unless a saved look-up is given (see linker_io).
         self.exact_names = exact_names if exact_names is not None else ExactNameIndex.build(reference_set.names)
-        self._cache: "OrderedDict[Tuple[str, int, str], List[Candidate]]" = OrderedDict()
+        self._cache: "OrderedDict[Tuple[str, int, str, Optional[OrganismContext]], List[Candidate]]" = OrderedDict()
         self.build_seconds: Dict[str, float] = {}
         # Per-entity values for exact_tie_break="prior" (e.g. ChEBI star levels; see exact_ranking).
         self.entity_prior: Optional[numpy.ndarray] = None
+        # The NIL decision (None: the best candidate's score is the link's score) and the entities'
+        # cross-references, both saved with the linker (see nil_decision, xrefs).
+        self.nil_model: Optional["NilModel"] = None
+        self.xrefs: Dict[str, Dict[str, str]] = {}
 
     @classmethod
     def build(
@@ -213,39 +240,77 @@ class KnowledgeBaseLinker:
     def clear_cache(self) -> None:
         self._cache.clear()
 
-    def link(self, mentions: Sequence[str], top_k: int = 5, mode: str = "hybrid") -> List[List[Candidate]]:
+    def link(
+        self,
+        mentions: Sequence[str],
+        top_k: int = 5,
+        mode: str = "hybrid",
+        organisms: Optional[Sequence[Optional[OrganismContext]]] = None,
+    ) -> List[List[Candidate]]:
         """Link each mention to its top-k distinct entities, best first.
 
         mentions (Sequence[str]): the mention strings (any Unicode; empty strings get no candidates).
         top_k (int): entities per mention.
         mode (str): "hybrid" (exact match + dense + sparse, per the settings) or "dense" (embedding only).
+        organisms (Optional[Sequence[Optional[OrganismContext]]]): per mention, its organism evidence (used
+            when the reference set has taxa; see `organism_ranking`).
         RETURNS (List[List[Candidate]]): one list per mention.
         """
+        if organisms is not None and len(organisms) != len(mentions):
+            raise ValueError(f"{len(mentions)} mentions but {len(organisms)} organism contexts")
+        if self.reference_set.entity_taxa is None:
+            organisms = None
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         if top_k < 1:
             raise ValueError(f"top_k must be at least 1, got {top_k}")
         results: List[Optional[List[Candidate]]] = [None] * len(mentions)
-        todo: Dict[str, List[int]] = {}
+        todo: Dict[Tuple[str, Optional[OrganismContext]], List[int]] = {}
         for i, mention in enumerate(mentions):
             if not mention.strip():
                 results[i] = []
                 continue
-            cached = self._cache.get((mention, top_k, mode))
+            context = organisms[i] if organisms is not None else None
+            key = (mention, top_k, mode, context)
+            cached = self._cache.get(key)
             if cached is not None:
-                self._cache.move_to_end((mention, top_k, mode))
+                self._cache.move_to_end(key)
                 results[i] = cached
             else:
-                todo.setdefault(mention, []).append(i)
+                todo.setdefault((mention, context), []).append(i)
         if todo:
             distinct = list(todo)
-            for mention, candidates in zip(distinct, self._link_distinct(distinct, top_k, mode)):
-                for i in todo[mention]:
+            found = self._link_distinct([m for m, _ in distinct], top_k, mode, [c for _, c in distinct])
+            for (mention, context), candidates in zip(distinct, found):
+                for i in todo[(mention, context)]:
                     results[i] = candidates
-                self._remember((mention, top_k, mode), candidates)
+                self._remember((mention, top_k, mode, context), candidates)
         return [list(r) for r in results if r is not None]
 
-    def _remember(self, key: Tuple[str, int, str], candidates: List[Candidate]) -> None:
+    def link_probabilities(
+        self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]], organisms: Optional[Sequence[Optional[OrganismContext]]] = None
+    ) -> Optional[numpy.ndarray]:
+        """RETURNS (Optional[numpy.ndarray]): per mention, the NIL model's probability that its best candidate
+        is right (None when the linker has no NIL model; 0 for a mention without candidates)."""
+        if self.nil_model is None:
+            return None
+        if not len(mentions):
+            return numpy.zeros(0)
+        taxa = self.reference_set.taxa
+        taxon_of = self._taxon_lookup() if taxa else None
+        contexts = organisms if organisms is not None else [None] * len(mentions)
+        features = numpy.vstack([mention_features(m, c, ctx, taxon_of, taxa) for m, c, ctx in zip(mentions, results, contexts)])
+        probabilities = self.nil_model.probabilities(features)
+        probabilities[[not c for c in results]] = 0.0
+        return probabilities
+
+    def _taxon_lookup(self) -> "TaxonLookup":
+        lookup = getattr(self, "_taxa_by_id", None)
+        if lookup is None:
+            lookup = self._taxa_by_id = TaxonLookup(self.reference_set)
+        return lookup
+
+    def _remember(self, key: Tuple[str, int, str, Optional[OrganismContext]], candidates: List[Candidate]) -> None:
         # Long mentions are not cached, so the cache's memory stays bounded by cache_size × MAX_CACHED_LENGTH.
         if self.settings.cache_size <= 0 or len(key[0]) > MAX_CACHED_LENGTH:
             return
@@ -253,13 +318,16 @@ class KnowledgeBaseLinker:
         if len(self._cache) > self.settings.cache_size:
             self._cache.popitem(last=False)
 
-    def _link_distinct(self, mentions: List[str], top_k: int, mode: str) -> List[List[Candidate]]:
+    def _link_distinct(
+        self, mentions: List[str], top_k: int, mode: str, contexts: Optional[List[Optional[OrganismContext]]] = None
+    ) -> List[List[Candidate]]:
         settings = self.settings
+        contexts = contexts if contexts is not None else [None] * len(mentions)
         hybrid = mode == "hybrid"
         use_sparse = hybrid and self.tfidf is not None and settings.sparse_weight > 0
         use_tokens = hybrid and self.tokens is not None and settings.token_weight > 0
         if hybrid and settings.exact_match:
-            exact_rows = self.exact_names.lookup_many(mentions)
+            exact_rows = [self._allowed_rows(rows, context) for rows, context in zip(self.exact_names.lookup_many(mentions), contexts)]
         else:
             exact_rows = [{} for _ in mentions]
         # The searches and scores below see the mention in the configured form (see query_forms).
@@ -312,7 +380,7 @@ class KnowledgeBaseLinker:
                 scores = scores + weight * sparse_scores[row]
             if fuzzy_scores is not None:
                 scores = scores + fuzzy * fuzzy_scores[row]
-            out.append(self._collapse(pool, scores, exact_rows[row], top_k))
+            out.append(self._collapse(pool, scores, exact_rows[row], top_k, contexts[row]))
         if settings.exact_fill != "none" and use_sparse:
             fill = [r for r, skip in enumerate(shortcut) if skip and len(out[r]) < top_k]
             if fill:
@@ -418,12 +486,28 @@ class KnowledgeBaseLinker:
                     start += count
         return scores
 
-    def _collapse(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int) -> List[Candidate]:
-        # Each entity keeps its best name by (exact tier, kind priority of an exact match, score), the
-        # earliest in the pool on ties; entities rank by the same key, then by entity index.
+    def _allowed_rows(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> Dict[int, int]:
+        """The exact-match rows of entities the mention's organism restriction allows."""
+        if not rows or context is None or context.allowed is None:
+            return rows
+        keys = numpy.fromiter(rows, dtype=numpy.int64, count=len(rows))
+        mask = allowed_mask(self.reference_set.entity_taxa, self.reference_set.name_entity[keys].astype(numpy.int64), context)
+        return rows if mask is None else {int(r): rows[int(r)] for r in keys[mask]}
+
+    def _collapse(
+        self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int, context: Optional[OrganismContext] = None
+    ) -> List[Candidate]:
+        # Each entity keeps its best name by (exact tier, assigned organism among exact matches, kind priority
+        # of an exact match, prior, score + organism bonus), the earliest in the pool on ties; entities rank by
+        # the same key, then by entity index.
         reference = self.reference_set
         rows = numpy.asarray(pool, dtype=numpy.int64)
         scores = numpy.asarray(scores, dtype=numpy.float32)
+        if context is not None and reference.entity_taxa is not None:
+            keep = allowed_mask(reference.entity_taxa, reference.name_entity[rows].astype(numpy.int64), context)
+            if keep is not None:
+                rows, scores = rows[keep], scores[keep]
+                pool = rows.tolist()
         tiers = numpy.zeros(len(rows), dtype=numpy.int64)
         kinds = numpy.zeros(len(rows), dtype=numpy.int64)
         entities = reference.name_entity[rows].astype(numpy.int64)
@@ -435,10 +519,13 @@ class KnowledgeBaseLinker:
             prior = self._entity_priors()
             if prior is not None:
                 priors[matched] = prior[entities[matched]]
-        by_name = numpy.lexsort((numpy.arange(len(rows)), -scores, -priors, -kinds, -tiers))
+        bonus, confident = organism_match(reference.entity_taxa, entities, context, self.settings.organism_min_confidence)
+        ranking = scores + numpy.float32(self.settings.organism_weight) * bonus
+        organism = confident * (tiers > 0)
+        by_name = numpy.lexsort((numpy.arange(len(rows)), -ranking, -priors, -kinds, -organism, -tiers))
         _, first = numpy.unique(entities[by_name], return_index=True)
         best = by_name[first]
-        ranked = best[numpy.lexsort((entities[best], -scores[best], -priors[best], -kinds[best], -tiers[best]))][:top_k]
+        ranked = best[numpy.lexsort((entities[best], -ranking[best], -priors[best], -kinds[best], -organism[best], -tiers[best]))][:top_k]
         kb_ids = strings_at(reference.kb_ids, entities[ranked].tolist())
         names = strings_at(reference.names, rows[ranked].tolist())
         return [

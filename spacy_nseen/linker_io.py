@@ -1,7 +1,8 @@
 """A trained linker directory on disk: encoder, reference set, Annoy index, TF-IDF matrix, settings.
 
 Layout: `linker.json`, `encoder.safetensors`, `char_vocab.json`, `encoder.json`, `reference.tsv.gz`,
-`names.ann` (+ `names.ann.json`), `tfidf.npz` (optional), `lookup.npz` (optional). Nothing is unpickled on load.
+`names.ann` (+ `names.ann.json`), `tfidf.npz` (optional), `lookup.npz` (optional), `nil_model.json` (optional,
+see `nil_decision`), `xrefs.tsv.gz` (optional, see `xrefs`). Nothing is unpickled on load.
 
 `lookup.npz` holds the reference set as flat arrays and the exact-match keys as sorted hashes, so that
 loading neither parses `reference.tsv.gz` nor normalises every name. A directory without it (written
@@ -22,6 +23,8 @@ from .errors import ArtifactError
 from .exact_names import ExactNameIndex
 from .kb_linker import KnowledgeBaseLinker, LinkerSettings
 from .name_index import AnnoyNameIndex
+from .nil_decision import NIL_MODEL_FILE, NilModel
+from .xrefs import XREFS_FILE, read_xrefs, write_xrefs
 from .ngram_tfidf import CharNgramTfidf
 from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
@@ -58,6 +61,12 @@ def save_linker(linker: KnowledgeBaseLinker, directory: Union[str, Path]) -> Non
         linker.tfidf.to_disk(tfidf_path, rare_max_df=linker.settings.sparse_max_df)
     elif tfidf_path.exists():
         tfidf_path.unlink()
+    for filename, part, write in ((NIL_MODEL_FILE, linker.nil_model, lambda p: linker.nil_model.to_disk(p)),
+                                  (XREFS_FILE, linker.xrefs, lambda p: write_xrefs(linker.xrefs, p))):
+        if part:
+            write(directory / filename)
+        elif (directory / filename).exists():
+            (directory / filename).unlink()
     meta = {
         "format_version": ARTIFACT_FORMAT_VERSION,
         "spacy_nseen_version": __version__,
@@ -127,7 +136,12 @@ def load_linker(
         tokens = NameTokenIndex.from_disk(directory / TOKENS_FILE)
         if tokens.n_names != len(reference):
             raise ArtifactError(directory / TOKENS_FILE, f"has {tokens.n_names} rows, the reference set {len(reference)}", RESAVE)
-    return KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, settings, exact_names=exact_names, tokens=tokens)
+    linker = KnowledgeBaseLinker(str(meta["name"]), encoder, reference, index, tfidf, settings, exact_names=exact_names, tokens=tokens)
+    if (directory / NIL_MODEL_FILE).exists():
+        linker.nil_model = NilModel.from_disk(directory / NIL_MODEL_FILE)
+    if (directory / XREFS_FILE).exists():
+        linker.xrefs = read_xrefs(directory / XREFS_FILE)
+    return linker
 
 
 def _read_lookup(directory: Path, n_names: int) -> Tuple[Optional[ReferenceSet], Optional[ExactNameIndex]]:

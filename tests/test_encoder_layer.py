@@ -6,6 +6,7 @@ from spacy.util import registry
 from spacy_nseen.char_vocab import CharVocab
 from spacy_nseen.encoder_layer import (
     ARCHITECTURE,
+    bf16_supported,
     build_char_bilstm_encoder,
     encode_names,
     encoder_config,
@@ -82,6 +83,17 @@ def test_reduced_precisions_stay_close_to_fp32(precision):
     assert cosines.min() > 0.95
     set_precision(model, "fp32")
     numpy.testing.assert_allclose(encode_names(model, NAMES), reference, atol=1e-6)
+
+
+def test_bf16_falls_back_to_fp32_where_unsupported():
+    model = make()
+    reference = encode_names(model, NAMES)
+    set_precision(model, "bf16")
+    if bf16_supported():
+        assert numpy.abs(encode_names(model, NAMES) - reference).max() > 0
+    else:
+        with pytest.warns(UserWarning, match="bf16 encoding is not supported"):
+            numpy.testing.assert_array_equal(encode_names(model, NAMES), reference)
 
 
 def test_validation_and_config():

@@ -20,12 +20,14 @@ from wasabi import msg
 
 from .chebi_format import read_chebi_flat_files
 from .data_errors import DataFileError, run_cli
-from .mirror_format import read_mirror_chebi, read_mirror_uniprot
+from .mirror_format import UNIPROT_PREFIX, read_mirror_chebi, read_mirror_uniprot
+from .tsv_io import iter_tsv
 from .reference_rows import ReferenceRows
 from .tsv_io import write_tsv
 from .uniprot_format import read_hgnc_synonyms, read_uniprot_tsv
 
 KBS = ("uniprot", "chebi")
+HUMAN_TAXON = 9606
 
 
 def _existing(sources: Path, *candidates: str) -> Path:
@@ -60,6 +62,41 @@ def build_uniprot(sources: Path, fmt: str, hgnc: bool) -> ReferenceRows:
         for family in entry.families:
             rows.add_family(f"UniProt-family:{family}", kb_id)
     return rows
+
+
+def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List[int]) -> None:
+    """Add the Swiss-Prot names of other organisms to a (human) UniProt reference set, with their taxon ids.
+
+    rows (ReferenceRows): The human rows (their entities get taxon 9606).
+    sources (Path): The fetch step's output directory (the `organisms` source).
+    fmt (str): "mirror" (`organisms/names_by_organism.tsv.gz`) or "official" (one UniProt REST export per taxon).
+    taxa (List[int]): The NCBI taxon ids to add, e.g. [10090, 10116, 559292, 83333].
+    """
+    for kb_id in rows.entity_ids():
+        rows.taxa.setdefault(kb_id, HUMAN_TAXON)
+    wanted = set(taxa)
+    if fmt == "mirror":
+        path = _existing(sources, "organisms/names_by_organism.tsv.gz")
+        found = set()
+        for row in iter_tsv(path, ("accession", "name", "name_kind", "taxon_id")):
+            taxon = int(row["taxon_id"])
+            if taxon not in wanted:
+                continue
+            found.add(taxon)
+            kb_id = UNIPROT_PREFIX + row["accession"].strip()
+            rows.add(kb_id, row["name"], row["name_kind"] or "name")
+            rows.taxa[kb_id] = taxon
+        missing = sorted(wanted - found)
+        if missing:
+            raise DataFileError(path, f"has no names of the taxa {missing}", "Fetch the organisms source again, or drop those taxa.")
+        return
+    for taxon in taxa:
+        path = _existing(sources, f"organisms/uniprot_{taxon}_reviewed.tsv.gz", f"organisms/uniprot_{taxon}_reviewed.tsv")
+        for entry in read_uniprot_tsv(path):
+            kb_id = f"{UNIPROT_PREFIX}{entry.accession}"
+            for name, kind in entry.names:
+                rows.add(kb_id, name, kind)
+            rows.taxa[kb_id] = taxon
 
 
 def build_chebi(sources: Path, fmt: str) -> ReferenceRows:
@@ -131,7 +168,15 @@ def write_reference_set(rows: ReferenceRows, out: Path, kb: str) -> Dict[str, ob
     RETURNS (Dict[str, object]): The statistics.
     """
     out.mkdir(parents=True, exist_ok=True)
-    if rows.stars:
+    if rows.taxa:
+        taxa = rows.taxa
+        write_tsv(
+            out / f"{kb}.tsv.gz",
+            ("kb_id", "name", "kind", "taxon"),
+            ((k, n, kind, taxa.get(k, "")) for k, n, kind in rows.rows),
+        )
+        write_tsv(out / f"{kb}_taxa.tsv", ("kb_id", "taxon_id"), sorted(taxa.items()))
+    elif rows.stars:
         stars = rows.stars
         write_tsv(
             out / f"{kb}.tsv.gz",
@@ -152,6 +197,7 @@ def build_reference_sets(
     sources: Path = typer.Option(Path("corpus/sources"), help="The fetch step's output directory"),
     out: Path = typer.Option(Path("corpus/reference"), "--out", "-o", help="Output directory"),
     hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols (UniProt)"),
+    organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source); the set then carries a taxon column"),
 ) -> None:
     """Build normalised reference sets (TSV, families, statistics, histogram)."""
     manifest_path = sources / "manifest.json"
@@ -167,6 +213,11 @@ def build_reference_sets(
         start = time.time()
         msg.info(f"{kb}: parsing the {fmt} files in {sources}")
         rows = build_uniprot(sources, fmt, hgnc) if kb == "uniprot" else build_chebi(sources, fmt)
+        taxa = [int(t) for t in organisms.split(",") if t.strip()]
+        if taxa and kb == "uniprot":
+            if "organisms" not in manifest:
+                raise DataFileError(manifest_path, "the organisms source was not fetched", "Run python -m training.fetch organisms first")
+            add_other_organisms(rows, sources, manifest["organisms"]["format"], taxa)
         stats = write_reference_set(rows, out, kb)
         msg.good(f"{kb}: wrote {out / (kb + '.tsv.gz')} in {time.time() - start:.1f}s")
         keys = (

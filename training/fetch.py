@@ -35,6 +35,16 @@ HGNC_URL = (
 )
 CHEBI_FTP = "https://ftp.ebi.ac.uk/pub/databases/chebi"
 CHEBI_FILES = ("compounds.tsv.gz", "names.tsv.gz", "relation.tsv")
+# Reviewed entries of the model organisms other than human (taxon id -> name), linked beside the human set.
+OTHER_ORGANISMS = {10090: "mouse", 10116: "rat", 559292: "yeast", 83333: "ecoli"}
+
+
+def uniprot_organism_url(taxon: int) -> str:
+    """RETURNS (str): the UniProt REST TSV export of the reviewed entries of one organism."""
+    return UNIPROT_URL.replace("organism_id%3A9606", f"organism_id%3A{taxon}")
+
+
+CELLOSAURUS_URL = "https://ftp.expasy.org/databases/cellosaurus/cellosaurus.txt"
 BIOID_URL = (
     "https://biocreative.bioinformatics.udel.edu/media/store/files/2017/BioIDtraining_2.tar.gz"
 )
@@ -59,6 +69,11 @@ MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
         ("bioid/mentions.tsv.gz", "bioid/mentions.tsv.gz"),
         ("bioid/equivalence_classes.json.gz", "bioid/equivalence_classes.json.gz"),
     ],
+    # Swiss-Prot names of mouse, rat, yeast and E. coli, and cell line -> species (organism evidence)
+    "organisms": [
+        ("uniprot_other/names_by_organism.tsv.gz", "organisms/names_by_organism.tsv.gz"),
+        ("cellosaurus/cell_line_species.tsv.gz", "organisms/cell_line_species.tsv.gz"),
+    ],
 }
 SOURCES = tuple(MIRROR_FILES)
 
@@ -66,7 +81,7 @@ SOURCES = tuple(MIRROR_FILES)
 def official_files(source: str, chebi_release: str = "") -> List[Tuple[str, str, bool]]:
     """List the official files of a source.
 
-    source (str): "uniprot", "chebi" or "bioid".
+    source (str): "uniprot", "chebi", "bioid" or "organisms".
     chebi_release (str): A ChEBI release number for the (static) archive, or ""
         for the current (monthly changing) flat files.
     RETURNS (List[Tuple[str, str, bool]]): (url, path under out, is_static).
@@ -84,6 +99,9 @@ def official_files(source: str, chebi_release: str = "") -> List[Tuple[str, str,
         ]
     if source == "bioid":
         return [(BIOID_URL, "bioid/BioIDtraining_2.tar.gz", True)]
+    if source == "organisms":
+        files = [(uniprot_organism_url(taxon), f"organisms/uniprot_{taxon}_reviewed.tsv.gz", False) for taxon in OTHER_ORGANISMS]
+        return files + [(CELLOSAURUS_URL, "organisms/cellosaurus.txt", False)]
     raise typer.BadParameter(f"unknown source {source!r}; choose from {', '.join(SOURCES)}")
 
 

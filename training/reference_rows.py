@@ -14,6 +14,7 @@ class ReferenceRows:
     rows (List[Tuple[str, str, str]]): (kb_id, name, kind).
     families (List[Tuple[str, str]]): (family_id, kb_id), distinct.
     stars (Dict[str, int]): kb_id -> ChEBI star level, where known.
+    taxa (Dict[str, int]): kb_id -> NCBI taxon id (multi-organism UniProt sets; empty otherwise).
     n_empty (int): Empty or whitespace-only names dropped.
     n_duplicate (int): Repeated (kb_id, name) rows dropped.
     n_unmapped (int): Names dropped because their id is not a known entity.
@@ -22,6 +23,7 @@ class ReferenceRows:
     rows: List[Tuple[str, str, str]] = field(default_factory=list)
     families: List[Tuple[str, str]] = field(default_factory=list)
     stars: Dict[str, int] = field(default_factory=dict)
+    taxa: Dict[str, int] = field(default_factory=dict)
     n_empty: int = 0
     n_duplicate: int = 0
     n_unmapped: int = 0
