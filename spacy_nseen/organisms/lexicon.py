@@ -8,7 +8,7 @@ has no right entry in a human/mouse/rat/yeast/E. coli reference set, and knowing
 """
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Pattern, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Pattern, Tuple
 
 HUMAN = 9606
 MOUSE = 10090
@@ -170,6 +170,15 @@ METHOD_AFTER: Pattern[str] = re.compile(
     r"^[\s-]*(?:two[\s-]*hybrid|2[\s-]*hybrid|three[\s-]*hybrid|extract|display|expression\s+vector)",
     re.IGNORECASE)
 
+# Genotype notations of one organism: yeast deletions `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl`
+# and knockouts `Atg5−/−` of mouse genetics.
+GENOTYPES: Tuple[Tuple[Pattern[str], int, float, str], ...] = (
+    (re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
+     "yeast deletion"),
+    (re.compile(r"\b(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),
+    (re.compile(r"\b[A-Z][a-z][a-z0-9]*(?:−/−|-/-|–/–)"), MOUSE, 0.4, "knockout"),
+)
+
 
 @dataclass(frozen=True)
 class SpeciesHit:
@@ -200,12 +209,21 @@ def _phrase_pattern(phrase: str) -> str:
 def _alternation(words: Dict[str, Tuple[int, float]], flags: int) -> Pattern[str]:
     ordered = sorted(words, key=lambda w: (-len(w), w))
     body = "|".join(_phrase_pattern(w) for w in ordered)
-    return re.compile(rf"(?<![\w/-])(?:{body})(?![\w/]|-\w)", flags)
+    return re.compile(rf"(?:{body})(?![\w/])", flags)
 
 
-_WORD_RE = _alternation({**SPECIES_WORDS, **PRIMARY_CELLS}, re.IGNORECASE)
-_CASED_RE = _alternation(CASED_WORDS, 0)
+def _first_words(words: Dict[str, Tuple[int, float]], fold: bool) -> FrozenSet[str]:
+    firsts = {re.split(r"[\s./-]", w)[0] for w in words}
+    return frozenset(w.lower() if fold else w for w in firsts)
+
+
 _WORD_TABLE = {**SPECIES_WORDS, **PRIMARY_CELLS}
+_WORD_RE = _alternation(_WORD_TABLE, re.IGNORECASE)
+_CASED_RE = _alternation(CASED_WORDS, 0)
+_WORD_FIRSTS = _first_words(_WORD_TABLE, fold=True)
+_CASED_FIRSTS = _first_words(CASED_WORDS, fold=False)
+# Candidate starts: a word not preceded by a letter, digit, `/` or `-` (`anti-mouse` is handled apart).
+_WORD_START = re.compile(r"(?<![\w/-])[^\W\d_][^\W_]*(?:/[^\W_]+)?")
 _SPACES = re.compile(r"[\s-]+")
 
 
@@ -220,14 +238,22 @@ def find_species_words(text: str) -> Iterator[SpeciesHit]:
     Words that name an antibody host (`mouse anti-FLAG`, `anti-rabbit IgG`) or a method
     (`yeast two-hybrid`) are skipped.
     text (str): Any text.
-    YIELDS (SpeciesHit): The hits, in text order per pattern.
+    YIELDS (SpeciesHit): The hits, in text order.
     """
-    for regex, table in ((_WORD_RE, _WORD_TABLE), (_CASED_RE, CASED_WORDS)):
-        for m in regex.finditer(text):
-            key = _lookup_key(m.group(0)) if table is _WORD_TABLE else m.group(0)
-            entry = table.get(key) or table.get(key.replace("-", " "))
-            if entry is None:  # a hyphen/space variant not in the table
-                entry = table.get(key.replace(" ", "-"))
+    last_end = 0
+    for word in _WORD_START.finditer(text):
+        if word.start() < last_end:  # inside a phrase already found (`knockout mice`)
+            continue
+        first = word.group(0).split("/")[0]
+        for regex, table, firsts, key_of in (
+                (_WORD_RE, _WORD_TABLE, _WORD_FIRSTS, _lookup_key), (_CASED_RE, CASED_WORDS, _CASED_FIRSTS, str)):
+            if (first.lower() if table is _WORD_TABLE else first) not in firsts:
+                continue
+            m = regex.match(text, word.start())
+            if m is None:
+                continue
+            key = key_of(m.group(0))
+            entry = table.get(key) or table.get(key.replace("-", " ")) or table.get(key.replace(" ", "-"))
             if entry is None:
                 continue
             after = text[m.end():m.end() + 24]
@@ -235,7 +261,12 @@ def find_species_words(text: str) -> Iterator[SpeciesHit]:
             if ANTIBODY_AFTER.match(after) or ANTIBODY_BEFORE.search(before) or METHOD_AFTER.match(after):
                 continue
             kind = "cells" if key in PRIMARY_CELLS else "word"
+            last_end = m.end()
             yield SpeciesHit(m.start(), m.end(), entry[0], entry[1], f"{kind} '{m.group(0)}'")
+            break
+    for regex, taxon, strength, what in GENOTYPES:
+        for m in regex.finditer(text):
+            yield SpeciesHit(m.start(), m.end(), taxon, strength, f"{what} '{m.group(0)}'")
 
 
 def mention_prefix(text: str) -> Optional[Tuple[int, str]]:
