@@ -24,6 +24,9 @@ DEFAULT_PRIOR: Tuple[Tuple[int, float], ...] = (
 class AssignerSettings:
     """Weights of the evidence levels (all ≥ 0); typed so that they can be config settings.
 
+    The defaults of near/sentence/caption/article/form/prior were chosen on the even-numbered Bio-ID
+    documents (`training.tune_organisms`, results/organisms/tuning.json) and checked on the odd ones.
+
     near_weight (float): An organism word inside the mention or at most `near_words` words before it.
     prefix_weight (float): A prefix or reporter name on the mention itself (`hTERT`, `EGFP`).
     sentence_weight (float): Words and cell lines in the mention's sentence.
@@ -34,20 +37,23 @@ class AssignerSettings:
     user_weight (float): Organisms given by the caller for the document (first one highest).
     cell_line_strength (float): Strength of a cell line hit relative to a species word (1.0).
     ambiguous_cell_line_strength (float): Strength of a name shared by lines of several species.
+    article_saturation (float): Total article count at which the article level reaches its full
+        weight (1: one organism word in the article counts fully; 3: it counts a third).
     near_words (int): Words allowed between an organism word and the mention it qualifies.
     max_evidence (int): Evidence strings kept per mention.
     """
 
-    near_weight: float = 8.0
+    near_weight: float = 4.0
     prefix_weight: float = 6.0
-    sentence_weight: float = 3.0
+    sentence_weight: float = 1.5
     caption_weight: float = 2.0
-    article_weight: float = 1.5
-    form_weight: float = 0.5
+    article_weight: float = 1.0
+    form_weight: float = 0.25
     prior_weight: float = 0.3
     user_weight: float = 4.0
     cell_line_strength: float = 1.0
     ambiguous_cell_line_strength: float = 0.5
+    article_saturation: float = 1.0
     near_words: int = 3
     max_evidence: int = 6
     prior: Tuple[Tuple[int, float], ...] = DEFAULT_PRIOR
@@ -186,7 +192,7 @@ class OrganismAssigner:
             reasons.append((value, reason))
             scores[taxon] = (total + value, reasons)
 
-        for taxon, share in _shares(article, s.article_weight).items():
+        for taxon, share in _shares(article, s.article_weight, s.article_saturation).items():
             add(taxon, share, f"{article[taxon]:g} organism word(s)/cell line(s) in the article → {taxon}")
         for taxon, value in self._prior.items():
             add(taxon, s.prior_weight * value, f"prior → {taxon}")
@@ -249,9 +255,9 @@ class OrganismAssigner:
         return SpanOrganism(best, evidence, {t: round(v, 4) for t, v in totals.items()}, excluded)
 
 
-def _shares(counts: Mapping[int, float], weight: float) -> Dict[int, float]:
-    """A level's weight shared among its taxa: weight · count / max(1, total)."""
+def _shares(counts: Mapping[int, float], weight: float, saturation: float = 1.0) -> Dict[int, float]:
+    """A level's weight shared among its taxa: weight · count / max(saturation, total)."""
     total = sum(counts.values())
     if weight <= 0 or total <= 0:
         return {}
-    return {t: weight * c / max(1.0, total) for t, c in counts.items() if c > 0}
+    return {t: weight * c / max(saturation, total) for t, c in counts.items() if c > 0}

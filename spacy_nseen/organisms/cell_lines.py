@@ -46,7 +46,7 @@ ALWAYS_CELL_LINES: Set[str] = {"cho", "hek", "cos", "nrk", "rko", "3t3", "mdck",
 # Words that start a multi-word match only by accident (`at 24 h` → the line "At 24").
 STOP_FIRST_TOKENS: Set[str] = {
     "at", "in", "on", "of", "to", "by", "as", "is", "or", "an", "no", "and", "the", "for", "with",
-    "from", "day", "days", "lane", "lanes", "panel", "fig", "figure", "h", "min", "wt", "ko",
+    "from", "day", "days", "lane", "lanes", "panel", "fig", "figure", "h", "min", "wt", "ko", "mab", "clone",
 }
 _TOKEN_RE = re.compile(r"[A-Za-z0-9]+")
 _GAP_CHARS = " ./-"
@@ -134,7 +134,7 @@ class CellLineTable:
         self._starts: Set[str] = set()
         for key in names:  # text tokens a name can start with: `HEK 293T` → "hek", "hek293", ...
             cuts = [m.start() for m in _LETTER_DIGIT.finditer(key)]
-            self._starts.update(key[:c] for c in cuts)
+            self._starts.update(key[:c] for c in cuts if c >= 2 and not key[:c].isdigit())
             self._starts.add(key)
 
     def __len__(self) -> int:
@@ -199,34 +199,33 @@ class CellLineTable:
         skip (Optional[List[Tuple[int, int]]]): Character ranges not to read (e.g. the protein mentions).
         YIELDS (CellLineHit): Non-overlapping hits in text order.
         """
+        words = _TOKEN_RE.findall(text.lower())
+        firsts = [i for i, w in enumerate(words) if w in self._starts and w not in STOP_FIRST_TOKENS]
+        if not firsts:
+            return
         tokens = [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+        if len(tokens) != len(words):  # lower() changed a token boundary (rare characters): be exact
+            words = [text[a:b].lower() for a, b in tokens]
+            firsts = [i for i, w in enumerate(words) if w in self._starts and w not in STOP_FIRST_TOKENS]
         skip = skip or []
-        i = 0
-        while i < len(tokens):
-            first = text[tokens[i][0]:tokens[i][1]].casefold()
-            if first not in self._starts or first in STOP_FIRST_TOKENS:
-                i += 1
+        next_free = 0
+        for i in firsts:
+            if i < next_free:
                 continue
-            hit = None
             for n in range(min(MAX_TOKENS, len(tokens) - i), 0, -1):
                 span = tokens[i:i + n]
                 if any(b[0] - a[1] > 1 or (b[0] > a[1] and text[a[1]] not in _GAP_CHARS)
                        for a, b in zip(span, span[1:])):
                     continue
                 start, end = span[0][0], span[-1][1]
-                key = cell_line_key(text[start:end])
+                key = "".join(words[i:i + n])
                 taxa = self._taxa.get(key)
                 if not taxa or any(start < e and s < end for s, e in skip):
                     continue
-                after = text[end:end + 16]
-                if looks_like_cell_line(text[start:end], after, key in self.confusable):
-                    hit = CellLineHit(start, end, taxa, text[start:end])
-                    i += n
+                if looks_like_cell_line(text[start:end], text[end:end + 16], key in self.confusable):
+                    next_free = i + n
+                    yield CellLineHit(start, end, taxa, text[start:end])
                     break
-            if hit is not None:
-                yield hit
-            else:
-                i += 1
 
 
 def looks_like_cell_line(found: str, after: str, confusable: bool = False) -> bool:

@@ -170,13 +170,14 @@ METHOD_AFTER: Pattern[str] = re.compile(
     r"^[\s-]*(?:two[\s-]*hybrid|2[\s-]*hybrid|three[\s-]*hybrid|extract|display|expression\s+vector)",
     re.IGNORECASE)
 
-# Genotype notations of one organism: yeast deletions `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl`
+# Genotype notations of one organism (with substrings that must occur for the regex to match): yeast deletions `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl`
 # and knockouts `Atg5−/−` of mouse genetics.
-GENOTYPES: Tuple[Tuple[Pattern[str], int, float, str], ...] = (
-    (re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
+GENOTYPES: Tuple[Tuple[Tuple[str, ...], Pattern[str], int, float, str], ...] = (
+    (("Δ", "∆", "delta"), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
      "yeast deletion"),
-    (re.compile(r"\b(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),
-    (re.compile(r"\b[A-Z][a-z][a-z0-9]*(?:−/−|-/-|–/–)"), MOUSE, 0.4, "knockout"),
+    (("/f", "flox"), re.compile(r"\b(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),
+    (("/−", "/-", "/–"), re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[−–-]/[−–-]|\+/[−–-])"), MOUSE, 0.4,
+     "knockout"),
 )
 
 
@@ -212,8 +213,11 @@ def _alternation(words: Dict[str, Tuple[int, float]], flags: int) -> Pattern[str
     return re.compile(rf"(?:{body})(?![\w/])", flags)
 
 
+_FIRST_WORD = re.compile(r"[^\W\d_]\.|[^\s./-]+")
+
+
 def _first_words(words: Dict[str, Tuple[int, float]], fold: bool) -> FrozenSet[str]:
-    firsts = {re.split(r"[\s./-]", w)[0] for w in words}
+    firsts = {_FIRST_WORD.match(w).group(0) for w in words}  # type: ignore[union-attr]
     return frozenset(w.lower() if fold else w for w in firsts)
 
 
@@ -223,7 +227,7 @@ _CASED_RE = _alternation(CASED_WORDS, 0)
 _WORD_FIRSTS = _first_words(_WORD_TABLE, fold=True)
 _CASED_FIRSTS = _first_words(CASED_WORDS, fold=False)
 # Candidate starts: a word not preceded by a letter, digit, `/` or `-` (`anti-mouse` is handled apart).
-_WORD_START = re.compile(r"(?<![\w/-])[^\W\d_][^\W_]*(?:/[^\W_]+)?")
+_WORD_START = re.compile(r"(?<![\w/-])(?:[^\W\d_]\.|[^\W\d_][^\W_]*)")
 _SPACES = re.compile(r"[\s-]+")
 
 
@@ -240,31 +244,38 @@ def find_species_words(text: str) -> Iterator[SpeciesHit]:
     text (str): Any text.
     YIELDS (SpeciesHit): The hits, in text order.
     """
+    lower = text.lower()
+    if len(lower) != len(text):  # a rare character whose lower case is longer: keep offsets exact
+        lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    words = set(_WORD_START.findall(lower))
+    found = [(w, True) for w in words & _WORD_FIRSTS]
+    if any(w in text for w in _CASED_FIRSTS):
+        found += [(w, False) for w in set(_WORD_START.findall(text)) & _CASED_FIRSTS]
+    starts = sorted({(m.start(), folded) for w, folded in found
+                     for m in re.finditer(rf"(?<![\w/-]){re.escape(w)}" + ("" if w.endswith(".") else r"(?![^\W_])"),
+                                          lower if folded else text)})
     last_end = 0
-    for word in _WORD_START.finditer(text):
-        if word.start() < last_end:  # inside a phrase already found (`knockout mice`)
+    for start, folded in starts:
+        if start < last_end:  # inside a phrase already found (`knockout mice`)
             continue
-        first = word.group(0).split("/")[0]
-        for regex, table, firsts, key_of in (
-                (_WORD_RE, _WORD_TABLE, _WORD_FIRSTS, _lookup_key), (_CASED_RE, CASED_WORDS, _CASED_FIRSTS, str)):
-            if (first.lower() if table is _WORD_TABLE else first) not in firsts:
-                continue
-            m = regex.match(text, word.start())
-            if m is None:
-                continue
-            key = key_of(m.group(0))
-            entry = table.get(key) or table.get(key.replace("-", " ")) or table.get(key.replace(" ", "-"))
-            if entry is None:
-                continue
-            after = text[m.end():m.end() + 24]
-            before = text[max(0, m.start() - 6):m.start()]
-            if ANTIBODY_AFTER.match(after) or ANTIBODY_BEFORE.search(before) or METHOD_AFTER.match(after):
-                continue
-            kind = "cells" if key in PRIMARY_CELLS else "word"
-            last_end = m.end()
-            yield SpeciesHit(m.start(), m.end(), entry[0], entry[1], f"{kind} '{m.group(0)}'")
-            break
-    for regex, taxon, strength, what in GENOTYPES:
+        regex, table, key_of = (_WORD_RE, _WORD_TABLE, _lookup_key) if folded else (_CASED_RE, CASED_WORDS, str)
+        m = regex.match(text, start)
+        if m is None:
+            continue
+        key = key_of(m.group(0))
+        entry = table.get(key) or table.get(key.replace("-", " ")) or table.get(key.replace(" ", "-"))
+        if entry is None:
+            continue
+        after = text[m.end():m.end() + 24]
+        before = text[max(0, m.start() - 6):m.start()]
+        if ANTIBODY_AFTER.match(after) or ANTIBODY_BEFORE.search(before) or METHOD_AFTER.match(after):
+            continue
+        kind = "cells" if key in PRIMARY_CELLS else "word"
+        last_end = m.end()
+        yield SpeciesHit(m.start(), m.end(), entry[0], entry[1], f"{kind} '{m.group(0)}'")
+    for needles, regex, taxon, strength, what in GENOTYPES:
+        if not any(n in text for n in needles):  # cheap test before the regex
+            continue
         for m in regex.finditer(text):
             yield SpeciesHit(m.start(), m.end(), taxon, strength, f"{what} '{m.group(0)}'")
 
