@@ -1,0 +1,263 @@
+"""Organism assignment: for each protein mention, the NCBI taxon it most likely belongs to, and why.
+
+Evidence as a biologist reads it, each level with its weight (`AssignerSettings`): an organism word or
+prefix next to the mention (`mouse Trp53`, `hTERT`) > a word or cell line in the same sentence > anywhere
+in the caption > in the other captions of the article > the mention's own form (`Trp53` vs `TP53`) > a
+prior. A level's hits are summed per taxon (word strengths from `lexicon`) and the level's weight is shared
+among its taxa: `weight · count[t] / max(1, Σ count)`, so a lone weak word stays weak and a caption naming
+human and mouse splits its weight. The taxon with the highest total wins; ties go to the prior's order.
+Deterministic, no model: the only artifact is the optional cell line table.
+"""
+from dataclasses import dataclass, field, fields
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from .cell_lines import CellLineTable
+from .evidence import TextEvidence
+from .lexicon import ECOLI, HUMAN, MOUSE, RAT, YEAST, canonical_taxon
+from .mention_form import mention_form_evidence
+
+DEFAULT_PRIOR: Tuple[Tuple[int, float], ...] = (
+    (HUMAN, 1.0), (MOUSE, 0.5), (RAT, 0.1), (YEAST, 0.1), (ECOLI, 0.01))
+
+
+@dataclass(frozen=True)
+class AssignerSettings:
+    """Weights of the evidence levels (all ≥ 0); typed so that they can be config settings.
+
+    The defaults of near/sentence/caption/article/form/prior were chosen on the even-numbered Bio-ID
+    documents (`training.tune_organisms`, results/organisms/tuning.json) and checked on the odd ones.
+
+    near_weight (float): An organism word inside the mention or at most `near_words` words before it.
+    prefix_weight (float): A prefix or reporter name on the mention itself (`hTERT`, `EGFP`).
+    sentence_weight (float): Words and cell lines in the mention's sentence.
+    caption_weight (float): Words and cell lines anywhere in the text (caption).
+    article_weight (float): Words and cell lines in the other texts of the same article.
+    form_weight (float): The mention's naming convention (`Trp53` mouse-like, `TP53` human-like).
+    prior_weight (float): The prior (`prior`: (taxon, value) pairs, also the tie-break order).
+    user_weight (float): Organisms given by the caller for the document (first one highest).
+    cell_line_strength (float): Strength of a cell line hit relative to a species word (1.0).
+    ambiguous_cell_line_strength (float): Strength of a name shared by lines of several species.
+    article_saturation (float): Total article count at which the article level reaches its full
+        weight (1: one organism word in the article counts fully; 3: it counts a third).
+    near_words (int): Words allowed between an organism word and the mention it qualifies.
+    max_evidence (int): Evidence strings kept per mention.
+    """
+
+    near_weight: float = 4.0
+    prefix_weight: float = 6.0
+    sentence_weight: float = 1.5
+    caption_weight: float = 2.0
+    article_weight: float = 1.0
+    form_weight: float = 0.25
+    prior_weight: float = 0.3
+    user_weight: float = 4.0
+    cell_line_strength: float = 1.0
+    ambiguous_cell_line_strength: float = 0.5
+    article_saturation: float = 1.0
+    near_words: int = 3
+    max_evidence: int = 6
+    prior: Tuple[Tuple[int, float], ...] = DEFAULT_PRIOR
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (int, float)) and value < 0:
+                raise ValueError(f"AssignerSettings.{f.name} must be ≥ 0, got {value}")
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> "AssignerSettings":
+        """Build settings from a dict (e.g. a config block); unknown keys raise a ValueError."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"Unknown organism assigner setting(s) {unknown}; known: {sorted(known)}")
+        data = dict(values)
+        if "prior" in data:
+            data["prior"] = tuple((int(t), float(v)) for t, v in data["prior"])
+        return cls(**data)
+
+
+@dataclass
+class SpanOrganism:
+    """The organism decided for one mention.
+
+    taxon (Optional[int]): NCBI taxon id, or None (no allowed organism won).
+    evidence (List[str]): Short readable reasons, strongest first ("word 'mice' in caption → 10090").
+    scores (Dict[int, float]): Total score per taxon (all taxa with evidence, allowed or not).
+    excluded_taxon (Optional[int]): The best taxon when it is outside the allowed organisms.
+    """
+
+    taxon: Optional[int]
+    evidence: List[str]
+    scores: Dict[int, float] = field(default_factory=dict)
+    excluded_taxon: Optional[int] = None
+
+
+@dataclass
+class DocumentOrganisms:
+    """The assignment of one document: its organisms (most likely first) and one result per span."""
+
+    organisms: List[int]
+    spans: List[SpanOrganism]
+    scores: Dict[int, float] = field(default_factory=dict)
+
+
+class OrganismAssigner:
+    """Assigns an organism to protein mentions of a text from the evidence around them."""
+
+    def __init__(self, settings: Optional[AssignerSettings] = None,
+                 cell_lines: Optional[CellLineTable] = None,
+                 allowed: Optional[Iterable[int]] = None, fallback_to_allowed: bool = False) -> None:
+        """settings (Optional[AssignerSettings]): Weights (defaults if None).
+        cell_lines (Optional[CellLineTable]): Cell line → species table (no cell line evidence if None).
+        allowed (Optional[Iterable[int]]): Only these taxa may be assigned (None: any).
+        fallback_to_allowed (bool): When the best taxon is not allowed, assign the best allowed one
+            instead of None.
+        """
+        self.settings = settings or AssignerSettings()
+        self.cell_lines = cell_lines
+        self.allowed = None if allowed is None else frozenset(canonical_taxon(int(t)) for t in allowed)
+        self.fallback_to_allowed = fallback_to_allowed
+        self._prior = {canonical_taxon(t): v for t, v in self.settings.prior}
+        self._order = {t: i for i, (t, _) in enumerate(self.settings.prior)}
+
+    def scan(self, text: str, skip: Sequence[Tuple[int, int]] = ()) -> TextEvidence:
+        """RETURNS (TextEvidence): The organism hits of a text (cell lines not read inside `skip`)."""
+        s = self.settings
+        return TextEvidence.from_text(text, self.cell_lines, skip, s.cell_line_strength,
+                                      s.ambiguous_cell_line_strength)
+
+    def article_counts(self, texts: Iterable[str]) -> Dict[int, float]:
+        """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context)."""
+        out: Dict[int, float] = {}
+        for text in texts:
+            for taxon, value in self.scan(text).counts().items():
+                out[taxon] = out.get(taxon, 0.0) + value
+        return out
+
+    def assign(self, doc: Any, spans: Optional[Sequence[Any]] = None, *,
+               organisms: Optional[Sequence[int]] = None, article_texts: Optional[Iterable[str]] = None,
+               article_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
+        """Assign organisms to the spans of a spaCy Doc.
+
+        doc (Doc): The document. spans (Optional[Sequence[Span]]): The mentions (default: doc.ents).
+        organisms (Optional[Sequence[int]]): Organisms the caller knows for the document (only these
+            can be assigned; the first is preferred).
+        article_texts (Optional[Iterable[str]]): Other texts of the same article (e.g. captions).
+        article_counts (Optional[Mapping[int, float]]): Precomputed `article_counts(...)` instead.
+        RETURNS (DocumentOrganisms): One SpanOrganism per span, in order.
+        """
+        spans = list(doc.ents) if spans is None else list(spans)
+        offsets = [(sp.start_char, sp.end_char) for sp in spans]
+        return self.assign_text(doc.text, offsets, organisms=organisms, article_texts=article_texts,
+                                article_counts=article_counts)
+
+    def assign_text(self, text: str, offsets: Sequence[Tuple[int, int]], *,
+                    organisms: Optional[Sequence[int]] = None,
+                    article_texts: Optional[Iterable[str]] = None,
+                    article_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
+        """Assign organisms to mentions given as character offsets into a text (no spaCy needed).
+
+        RETURNS (DocumentOrganisms): As `assign`.
+        """
+        for start, end in offsets:
+            if not 0 <= start <= end <= len(text):
+                raise ValueError(f"Mention offsets ({start}, {end}) are outside the text "
+                                 f"(length {len(text)}).")
+        if article_counts is None:
+            article_counts = self.article_counts(article_texts) if article_texts is not None else {}
+        user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
+        evidence = self.scan(text, skip=offsets)
+        caption = evidence.counts()
+        base = self._base_scores(dict(article_counts), user)
+        results = [self._assign_span(evidence, start, end, base, caption, user) for start, end in offsets]
+        doc_scores = {t: v for t, (v, _) in base.items()}
+        ranked = sorted(doc_scores, key=lambda t: (-doc_scores[t], self._order.get(t, len(self._order)), t))
+        has_evidence = set(caption) | {t for t, v in article_counts.items() if v > 0} | set(user)
+        doc_organisms = [t for t in ranked if t in has_evidence and self._permitted(t, user)]
+        if not doc_organisms and ranked:
+            doc_organisms = [t for t in ranked if self._permitted(t, user)][:1]
+        return DocumentOrganisms(doc_organisms, results, doc_scores)
+
+    def _permitted(self, taxon: int, user: Sequence[int]) -> bool:
+        return (not user or taxon in user) and (self.allowed is None or taxon in self.allowed)
+
+    def _base_scores(self, article: Mapping[int, float], user: Sequence[int]) -> Dict[int, Tuple[float, List[Tuple[float, str]]]]:
+        """Scores that are the same for every mention of the text: article, prior, user."""
+        s = self.settings
+        scores: Dict[int, Tuple[float, List[Tuple[float, str]]]] = {}
+
+        def add(taxon: int, value: float, reason: str) -> None:
+            total, reasons = scores.get(taxon, (0.0, []))
+            reasons.append((value, reason))
+            scores[taxon] = (total + value, reasons)
+
+        for taxon, share in _shares(article, s.article_weight, s.article_saturation).items():
+            add(taxon, share, f"{article[taxon]:g} organism word(s)/cell line(s) in the article → {taxon}")
+        for taxon, value in self._prior.items():
+            add(taxon, s.prior_weight * value, f"prior → {taxon}")
+        for rank, taxon in enumerate(user):
+            add(taxon, s.user_weight / (1 + rank), f"organism given for the document → {taxon}")
+        return scores
+
+    def _assign_span(self, evidence: TextEvidence, start: int, end: int,
+                     base: Mapping[int, Tuple[float, List[Tuple[float, str]]]],
+                     caption: Mapping[int, float], user: Sequence[int]) -> SpanOrganism:
+        s = self.settings
+        totals = {t: v for t, (v, _) in base.items()}
+        reasons: List[Tuple[float, str, int]] = [(v, r, t) for t, (_, rs) in base.items() for v, r in rs]
+
+        def add(taxon: int, value: float, reason: str) -> None:
+            if value <= 0:
+                return
+            totals[taxon] = totals.get(taxon, 0.0) + value
+            reasons.append((value, reason, taxon))
+
+        sentence = evidence.sentence_of(start)
+        near: Dict[int, float] = {}
+        same_sentence: Dict[int, float] = {}
+        labels: Dict[Tuple[str, int], str] = {}
+        for hit, hit_sentence in zip(evidence.hits, evidence.hit_sentences):
+            if hit_sentence == sentence and evidence.is_near(hit, start, end, s.near_words):
+                near[hit.taxon] = near.get(hit.taxon, 0.0) + hit.strength
+                labels.setdefault(("near", hit.taxon), hit.label)
+            if hit_sentence == sentence:
+                same_sentence[hit.taxon] = same_sentence.get(hit.taxon, 0.0) + hit.strength
+                labels.setdefault(("sentence", hit.taxon), hit.label)
+            labels.setdefault(("caption", hit.taxon), hit.label)
+        for level, counts, weight, where in (
+                ("near", near, s.near_weight, "next to the mention"),
+                ("sentence", same_sentence, s.sentence_weight, "in the sentence"),
+                ("caption", caption, s.caption_weight, "in the text")):
+            for taxon, share in _shares(counts, weight).items():
+                add(taxon, share, f"{labels[(level, taxon)]} {where} → {taxon}")
+        for form in mention_form_evidence(evidence.text[start:end]):
+            weight = s.form_weight if form.kind == "form" else s.prefix_weight
+            add(form.taxon, weight * form.strength, f"{form.label} → {form.taxon}")
+        return self._decide(totals, reasons, user)
+
+    def _decide(self, totals: Dict[int, float], reasons: List[Tuple[float, str, int]],
+                user: Sequence[int]) -> SpanOrganism:
+        candidates = [t for t in totals if not user or t in user]
+        order = len(self._order)
+        ranked = sorted(candidates, key=lambda t: (-totals[t], self._order.get(t, order), t))
+        best = ranked[0] if ranked else None
+        excluded = None
+        if best is not None and self.allowed is not None and best not in self.allowed:
+            excluded = best
+            allowed = [t for t in ranked if t in self.allowed]
+            best = allowed[0] if (allowed and self.fallback_to_allowed) else None
+        shown = best if best is not None else excluded
+        kept = sorted((r for r in reasons if r[2] == shown), key=lambda r: -r[0])
+        evidence = [r[1] for r in kept[: self.settings.max_evidence]]
+        if excluded is not None:
+            evidence.append(f"best organism {excluded} is not among the allowed organisms")
+        return SpanOrganism(best, evidence, {t: round(v, 4) for t, v in totals.items()}, excluded)
+
+
+def _shares(counts: Mapping[int, float], weight: float, saturation: float = 1.0) -> Dict[int, float]:
+    """A level's weight shared among its taxa: weight · count / max(saturation, total)."""
+    total = sum(counts.values())
+    if weight <= 0 or total <= 0:
+        return {}
+    return {t: weight * c / max(saturation, total) for t, c in counts.items() if c > 0}

@@ -1,0 +1,250 @@
+"""Cell line → species: a compact table built from Cellosaurus, and a matcher for captions.
+
+The table is a gzip JSON file (no pickle): `{"format": FORMAT, "version": VERSION, "source": ...,
+"names": {key: [[taxon, n_lines], ...]}, "confusable": [key, ...]}`, one key per cell line name or synonym, normalised by
+`cell_line_key` (case-folded, only letters and digits: `NIH/3T3`, `NIH 3T3` and `nih3t3` share a key).
+A name of cell lines of several species keeps every taxon, the most frequent first (ties: the taxon of the
+oldest accession, so `PC-12` → rat before the rare human line of that name). Names that are also protein or
+chemical names (`HuR`, `CCl4`) are listed as confusable: read as a cell line only before "cells".
+Primary cells (MEFs, BMDMs) are not Cellosaurus lines: see `lexicon.PRIMARY_CELLS`.
+"""
+import csv
+import gzip
+import io
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+
+from ..errors import ArtifactError
+
+FORMAT = "spacy_nseen.cell_lines"
+VERSION = 1
+PathLike = Union[str, Path]
+
+# Species of Cellosaurus rows that the mirror left without a taxon id (NCBI Taxonomy ids).
+EXTRA_SPECIES_TAXA: Dict[str, int] = {
+    "Mesocricetus auratus": 10036, "Pan troglodytes": 9598, "Felis catus": 9685,
+    "Chlorocebus aethiops": 9534, "Chlorocebus sabaeus": 60711, "Macaca mulatta": 9544,
+    "Macaca fascicularis": 9541, "Macaca nemestrina": 9545, "Bombyx mori": 7091,
+    "Spodoptera frugiperda": 7108, "Trichoplusia ni": 7111, "Oryzias latipes": 8090,
+    "Oncorhynchus mykiss": 8022, "Gorilla gorilla gorilla": 9595, "Meleagris gallopavo": 9103,
+}
+# Cell line names that are also everyday lab words, tags or protein names (never read as a cell line).
+STOP_KEYS: Set[str] = {
+    "wt", "ko", "gfp", "yfp", "rfp", "cfp", "ha", "flag", "myc", "dapi", "pbs", "dmso", "control", "mock",
+    "input", "lysate", "cells", "cell", "ctrl", "vector", "empty", "none", "day", "days", "time", "dna",
+    "rna", "sirna", "shrna", "mrna", "total", "ip", "ib", "wb", "if", "ihc", "fitc", "mean", "sd", "sem",
+    # immune and other cell types that share a name with a cell line (`NK cells`, `Th1 cells`)
+    "th1", "th2", "th9", "th17", "tfh", "treg", "tregs", "nk", "nkt", "dc", "dcs", "ilc2", "ilc3", "cd4",
+    "cd8", "b1", "m1", "m2", "es", "ips", "oe", "rs", "bimel", "s2",
+}
+# Short names read as cell lines without "cells" after them.
+ALWAYS_CELL_LINES: Set[str] = {"cho", "hek", "cos", "nrk", "rko", "3t3", "mdck", "k562", "hela"}
+# Words that start a multi-word match only by accident (`at 24 h` → the line "At 24").
+STOP_FIRST_TOKENS: Set[str] = {
+    "at", "in", "on", "of", "to", "by", "as", "is", "or", "an", "no", "and", "the", "for", "with",
+    "from", "day", "days", "lane", "lanes", "panel", "fig", "figure", "h", "min", "wt", "ko", "mab", "clone",
+}
+_TOKEN_RE = re.compile(r"[A-Za-z0-9]+")
+_GAP_CHARS = " ./-"
+_CELLS_AFTER = re.compile(r"^[\s-]*(?:cells?|cell\s+lines?|line)\b", re.IGNORECASE)
+MAX_TOKENS = 4
+_LETTER_DIGIT = re.compile(r"(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])")
+
+
+def cell_line_key(name: str) -> str:
+    """RETURNS (str): The lookup key of a cell line name: case-folded letters and digits only."""
+    return "".join(_TOKEN_RE.findall(name)).casefold()
+
+
+@dataclass(frozen=True)
+class CellLineHit:
+    """A cell line name found in a text: offsets, the taxa of its lines (best first) and its text."""
+
+    start: int
+    end: int
+    taxa: Tuple[int, ...]
+    text: str
+
+    @property
+    def ambiguous(self) -> bool:
+        """RETURNS (bool): Whether lines of several species share the name."""
+        return len(self.taxa) > 1
+
+
+def build_table(rows: Iterable[Dict[str, str]]) -> Dict[str, List[List[int]]]:
+    """Build the name table from Cellosaurus rows (cellosaurus_id, name, species, taxon_id).
+
+    Rows of a species without a taxon id (hybrids, rare species) are skipped; keys shorter than 2
+    characters, purely numeric keys and STOP_KEYS are dropped.
+    RETURNS (Dict[str, List[List[int]]]): key → [[taxon, n_lines], ...], most lines first.
+    """
+    lines: Dict[str, Dict[int, Set[str]]] = defaultdict(lambda: defaultdict(set))
+    for row in rows:
+        taxon_text = (row.get("taxon_id") or "").strip()
+        taxon = int(taxon_text) if taxon_text.isdigit() else EXTRA_SPECIES_TAXA.get(row.get("species", ""))
+        key = cell_line_key(row.get("name") or "")
+        if taxon is None or len(key) < 2 or key.isdigit() or key in STOP_KEYS:
+            continue
+        lines[key][taxon].add(row.get("cellosaurus_id") or "")
+    table: Dict[str, List[List[int]]] = {}
+    for key in sorted(lines):
+        by_taxon = lines[key]
+        order = sorted(by_taxon, key=lambda t: (-len(by_taxon[t]), min(by_taxon[t]), t))
+        table[key] = [[t, len(by_taxon[t])] for t in order]
+    return table
+
+
+def read_cellosaurus(path: PathLike) -> Iterator[Dict[str, str]]:
+    """Read the mirror's `cell_line_species.tsv.gz` (header: cellosaurus_id, name, species, taxon_id)."""
+    path = Path(path)
+    if not path.exists():
+        raise ArtifactError(path, "Cellosaurus table not found",
+                            "Point the build at the mirror's cellosaurus/cell_line_species.tsv.gz")
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf8", newline="") as f:  # type: ignore[operator]
+            reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+            missing = {"cellosaurus_id", "name", "species", "taxon_id"} - set(reader.fieldnames or [])
+            if missing:
+                raise ArtifactError(path, f"lacks the column(s) {sorted(missing)}",
+                                    "Use the mirror's cellosaurus/cell_line_species.tsv.gz format")
+            yield from reader
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as e:
+        raise ArtifactError(path, f"could not be read ({type(e).__name__}: {e})",
+                            "Copy it again from the mirror") from e
+
+
+class CellLineTable:
+    """Cell line names → taxa, with a matcher over free text."""
+
+    def __init__(self, names: Dict[str, List[List[int]]], source: str = "",
+                 confusable: Iterable[str] = ()) -> None:
+        """names (Dict[str, List[List[int]]]): key → [[taxon, n_lines], ...] (see `build_table`).
+        source (str): Where the table came from. confusable (Iterable[str]): keys that are also protein
+            or chemical names (read as a cell line only before "cells").
+        """
+        self.names = names
+        self.source = source
+        self.confusable: Set[str] = set(confusable) & set(names)
+        self._taxa: Dict[str, Tuple[int, ...]] = {k: tuple(t for t, _ in v) for k, v in names.items()}
+        self._starts: Set[str] = set()
+        for key in names:  # text tokens a name can start with: `HEK 293T` → "hek", "hek293", ...
+            cuts = [m.start() for m in _LETTER_DIGIT.finditer(key)]
+            self._starts.update(key[:c] for c in cuts if c >= 2 and not key[:c].isdigit())
+            self._starts.add(key)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def lookup(self, name: str) -> Tuple[int, ...]:
+        """RETURNS (Tuple[int, ...]): The taxa of the cell lines called `name` (best first), or ()."""
+        return self._taxa.get(cell_line_key(name), ())
+
+    @classmethod
+    def from_cellosaurus(cls, path: PathLike, other_names: Iterable[str] = ()) -> "CellLineTable":
+        """Build the table from the mirror's Cellosaurus TSV.
+
+        other_names (Iterable[str]): Protein and chemical names; cell line names equal to one of them
+            (after `cell_line_key`) are marked confusable.
+        """
+        names = build_table(read_cellosaurus(path))
+        confusable = {k for k in (cell_line_key(n) for n in other_names) if k in names}
+        return cls(names, source=Path(path).name, confusable=confusable)
+
+    def to_disk(self, path: PathLike) -> None:
+        """Write the table as gzip JSON (byte-identical for the same input)."""
+        data = {"format": FORMAT, "version": VERSION, "source": self.source, "names": self.names,
+                "confusable": sorted(self.confusable)}
+        raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf8")
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as f, gzip.GzipFile(fileobj=f, mode="wb", mtime=0, filename="") as gz:
+            gz.write(raw)
+
+    @classmethod
+    def from_disk(cls, path: PathLike) -> "CellLineTable":
+        """Load a table written by `to_disk`; a missing, corrupt or foreign file raises ArtifactError."""
+        path = Path(path)
+        rebuild = "Rebuild it with `python -m training.build_cell_lines`"
+        if not path.exists():
+            raise ArtifactError(path, "cell line table not found", rebuild)
+        try:
+            with gzip.open(path, "rb") as f:
+                data = json.load(io.TextIOWrapper(f, encoding="utf8"))
+        except (OSError, EOFError, UnicodeDecodeError, ValueError) as e:
+            raise ArtifactError(path, f"cell line table truncated or not gzip JSON ({type(e).__name__}: {e})",
+                                rebuild) from e
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ArtifactError(path, f"not a cell line table (format {FORMAT!r})", rebuild)
+        if data.get("version") != VERSION:
+            raise ArtifactError(path, f"cell line table version {data.get('version')!r}, this code reads "
+                                f"version {VERSION}", rebuild)
+        names = data.get("names")
+        if not isinstance(names, dict):
+            raise ArtifactError(path, "the cell line table has no 'names' object", rebuild)
+        confusable = data.get("confusable", [])
+        if not isinstance(confusable, list):
+            raise ArtifactError(path, "the cell line table's 'confusable' is not a list", rebuild)
+        return cls(names, source=str(data.get("source", "")), confusable=confusable)
+
+    def find(self, text: str, skip: Optional[List[Tuple[int, int]]] = None) -> Iterator[CellLineHit]:
+        """Find cell line names in a text, longest match first at each position.
+
+        A name is read as a cell line only if written like one (see `looks_like_cell_line`); a name
+        that is also a protein or chemical name (`confusable`) only when followed by "cells".
+        skip (Optional[List[Tuple[int, int]]]): Character ranges not to read (e.g. the protein mentions).
+        YIELDS (CellLineHit): Non-overlapping hits in text order.
+        """
+        words = _TOKEN_RE.findall(text.lower())
+        firsts = [i for i, w in enumerate(words) if w in self._starts and w not in STOP_FIRST_TOKENS]
+        if not firsts:
+            return
+        tokens = [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+        if len(tokens) != len(words):  # lower() changed a token boundary (rare characters): be exact
+            words = [text[a:b].lower() for a, b in tokens]
+            firsts = [i for i, w in enumerate(words) if w in self._starts and w not in STOP_FIRST_TOKENS]
+        skip = skip or []
+        next_free = 0
+        for i in firsts:
+            if i < next_free:
+                continue
+            for n in range(min(MAX_TOKENS, len(tokens) - i), 0, -1):
+                span = tokens[i:i + n]
+                if any(b[0] - a[1] > 1 or (b[0] > a[1] and text[a[1]] not in _GAP_CHARS)
+                       for a, b in zip(span, span[1:])):
+                    continue
+                start, end = span[0][0], span[-1][1]
+                key = "".join(words[i:i + n])
+                taxa = self._taxa.get(key)
+                if not taxa or any(start < e and s < end for s, e in skip):
+                    continue
+                if looks_like_cell_line(text[start:end], text[end:end + 16], key in self.confusable):
+                    next_free = i + n
+                    yield CellLineHit(start, end, taxa, text[start:end])
+                    break
+
+
+def looks_like_cell_line(found: str, after: str, confusable: bool = False) -> bool:
+    """Whether a table name found in a text is written like a cell line.
+
+    Followed by "cells"/"cell line" (`Jurkat cells`, `COS cells`): yes, unless under 2 characters.
+    Otherwise the name needs 4+ characters (or be one of ALWAYS_CELL_LINES such as `CHO`), must not
+    be `confusable` (also a protein/chemical name: `HuR`, `CCl4`), and must have a digit and a capital
+    (`U2OS`, `MCF7`, `NIH 3T3`) or two capitals in mixed case (`HeLa`, `LNCaP`).
+    found (str): The text of the name; after (str): the text right after it.
+    RETURNS (bool): Whether to read it as a cell line.
+    """
+    key = cell_line_key(found)
+    if _CELLS_AFTER.match(after):
+        return len(key) >= 2
+    if key in ALWAYS_CELL_LINES:
+        return True
+    if confusable or len(key) < 4:
+        return False
+    has_digit = any(c.isdigit() for c in found)
+    n_upper = sum(c.isupper() for c in found)
+    return (has_digit and n_upper >= 1) or (n_upper >= 2 and not found.isupper())

@@ -1,0 +1,83 @@
+"""Organism evidence in a text: species words, primary cells and cell lines, with sentence bounds.
+
+`TextEvidence.from_text` scans a text once; the assigner then reads, for each mention, which hits are
+next to it, in its sentence, or anywhere in the text.
+"""
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .cell_lines import CellLineTable
+from .lexicon import SpeciesHit, find_species_words
+
+# A sentence ends at . ! ? ; followed by a space, and a caption panel starts at "(A) ", "B, " ...
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-Za-z])*\)\s)")
+_WORD = re.compile(r"[^\W_]+")
+_NEAR_BLOCKER = re.compile(r"[.;:!?]")
+
+
+@dataclass
+class TextEvidence:
+    """The organism hits of one text and its sentence starts.
+
+    hits (List[SpeciesHit]): Species words, primary cells and cell lines (cell line hits carry the
+        strength given at scan time and a label "cell line 'HeLa'"), in text order.
+    sentence_starts (List[int]): Character offset of each sentence start (first is 0).
+    hit_sentences (List[int]): Sentence index of each hit (computed if not given).
+    """
+
+    text: str
+    hits: List[SpeciesHit]
+    sentence_starts: List[int]
+    hit_sentences: List[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if len(self.hit_sentences) != len(self.hits):
+            self.hit_sentences = [self.sentence_of(h.start) for h in self.hits]
+
+    @classmethod
+    def from_text(cls, text: str, cell_lines: Optional[CellLineTable] = None,
+                  skip: Sequence[Tuple[int, int]] = (), cell_line_strength: float = 1.0,
+                  ambiguous_cell_line_strength: float = 0.5) -> "TextEvidence":
+        """Scan a text.
+
+        skip (Sequence[Tuple[int, int]]): Ranges not read as cell lines (the protein mentions).
+        cell_line_strength (float): Strength of a cell line of one species; an ambiguous name
+            (several species) gets `ambiguous_cell_line_strength` for its most frequent species.
+        """
+        hits = list(find_species_words(text))
+        if cell_lines is not None:
+            taken = [(h.start, h.end) for h in hits] + list(skip)
+            for c in cell_lines.find(text, skip=taken):
+                strength = ambiguous_cell_line_strength if c.ambiguous else cell_line_strength
+                hits.append(SpeciesHit(c.start, c.end, c.taxa[0], strength, f"cell line '{c.text}'"))
+        hits.sort(key=lambda h: (h.start, h.end))
+        starts = [0] + [m.end() for m in _SENTENCE_BREAK.finditer(text)]
+        return cls(text, hits, starts)
+
+    def sentence_of(self, offset: int) -> int:
+        """RETURNS (int): Index of the sentence holding a character offset."""
+        return bisect_right(self.sentence_starts, offset) - 1
+
+    def counts(self) -> Dict[int, float]:
+        """RETURNS (Dict[int, float]): Sum of hit strengths per taxon over the whole text."""
+        out: Dict[int, float] = {}
+        for h in self.hits:
+            out[h.taxon] = out.get(h.taxon, 0.0) + h.strength
+        return out
+
+    def is_near(self, hit: SpeciesHit, start: int, end: int, max_words: int) -> bool:
+        """Whether a hit qualifies a mention at [start, end): inside it, at most `max_words` words
+        before it in the same clause (`mouse Trp53`, `human and mouse p53`), or right after it in
+        parentheses (`p53 (mouse)`)."""
+        if hit.start >= start and hit.end <= end:
+            return True
+        if hit.end <= start:
+            between = self.text[hit.end:start]
+            return (not _NEAR_BLOCKER.search(between)
+                    and len(_WORD.findall(between)) <= max_words)
+        if hit.start >= end:
+            between = self.text[end:hit.start]
+            return between.strip() in ("(", "[", "-", ",")
+        return False
