@@ -60,6 +60,18 @@ def parse_variant(spec: str, base: Any) -> Any:
 DOCUMENT_HALVES = ("all", "even", "odd")
 
 
+def in_document_half(pmc_id: str, half: str) -> bool:
+    """Whether a document (by the digits of its `pmc_id`) belongs to the half "even", "odd" or "all"."""
+    if half not in DOCUMENT_HALVES:
+        raise ValueError(f"--documents must be one of {DOCUMENT_HALVES}, got {half!r}")
+    if half == "all":
+        return True
+    digits = "".join(c for c in pmc_id if c.isdigit())
+    if not digits:
+        raise ValueError(f"--documents {half}: the document id {pmc_id!r} has no digits")
+    return int(digits) % 2 == (0 if half == "even" else 1)
+
+
 def select_documents(mentions: Sequence[Any], half: str) -> List[Any]:
     """Keep the mentions of the even- or odd-numbered documents (by the digits of `pmc_id`), or all.
 
@@ -67,17 +79,7 @@ def select_documents(mentions: Sequence[Any], half: str) -> List[Any]:
     """
     if half not in DOCUMENT_HALVES:
         raise ValueError(f"--documents must be one of {DOCUMENT_HALVES}, got {half!r}")
-    if half == "all":
-        return list(mentions)
-    parity = 0 if half == "even" else 1
-    out = []
-    for m in mentions:
-        digits = "".join(c for c in m.pmc_id if c.isdigit())
-        if not digits:
-            raise ValueError(f"--documents {half}: the document id {m.pmc_id!r} has no digits")
-        if int(digits) % 2 == parity:
-            out.append(m)
-    return out
+    return [m for m in mentions if in_document_half(m.pmc_id, half)]
 
 
 def hits_at_k(ranked: Sequence[Sequence[str]], golds: Sequence[frozenset],

@@ -18,8 +18,11 @@ offsets are aligned to tokens with
 drop is counted in `stats.json`.
 
 Each doc keeps its origin and every gold link in `doc.user_data` (the DocBin stores user data), for the
-end-to-end evaluation: `{"pmc_id", "caption_id", "links": [[start_char, end_char, entity_type, [ids]], ...]}`
-with the raw Bio-ID ids of every mention carrying a UniProt or ChEBI id, overlapping mentions included.
+end-to-end evaluation: `{"pmc_id", "caption_id", "links": [[start_char, end_char, entity_type, [ids]], ...],
+"mentions": [...]}`: `links` holds the raw Bio-ID ids of every mention carrying a UniProt or ChEBI id, `mentions`
+(since gold format 2, `"gold_format": 2`) every mention of the caption in the same shape (NCBI Gene and PubChem
+ids, un-normalized `protein:Flag` mentions, all types), overlapping mentions included. `training.evaluate_pipeline`
+reads `mentions`; for a DocBin made before it existed, it takes them from the Bio-ID mentions file instead.
 """
 import json
 import random
@@ -37,6 +40,7 @@ from .bioid import Caption, Mention, group_by_article, read_captions
 
 DEFAULT_LABELS = "protein=PROTEIN,gene=GENE,chemical=CHEMICAL,cell=CELL,tissue=TISSUE,organism=ORGANISM,subcellular=SUBCELLULAR"
 LINK_PREFIXES = ("Uniprot:", "CHEBI:")
+GOLD_FORMAT = 2  # user_data["mentions"] holds every Bio-ID mention of the caption
 
 
 def parse_labels(spec: str) -> Dict[str, str]:
@@ -106,6 +110,8 @@ def caption_to_doc(nlp: spacy.Language, caption: Caption, labels: Dict[str, str]
         [m.start, m.end, m.entity_type, list(m.ids)] for m in caption.mentions
         if any(i.startswith(LINK_PREFIXES) for i in m.ids)
     ]
+    doc.user_data["mentions"] = [[m.start, m.end, m.entity_type, list(m.ids)] for m in caption.mentions]
+    doc.user_data["gold_format"] = GOLD_FORMAT
     return doc
 
 

@@ -48,6 +48,10 @@ def test_overlaps_resolved_by_priority_then_length():
     assert counts["dropped_overlap"] == 2
     # every linked mention is kept for the evaluation, overlapping ones included
     assert [link[:2] for link in doc.user_data["links"]] == [[22, 25], [29, 33]]
+    # and every mention, for the Bio-ID scoring (NCBI Gene ids, un-normalized mentions)
+    assert doc.user_data["gold_format"] == 2
+    assert [m[:3] for m in doc.user_data["mentions"]] == [[0, 7, "protein"], [4, 7, "gene"], [22, 25, "chemical"],
+                                                         [29, 39, "cell"], [29, 33, "protein"]]
 
 
 def test_ner_corpus_cli_and_gold_links(tmp_path: Path):
