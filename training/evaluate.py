@@ -11,14 +11,14 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import typer
 from wasabi import msg
 
 from training.baselines import BASELINES, Ranker, Reference, build_baseline, read_reference
 from training.bioid import (BioIDFormatError, Query, kb_queries, read_equivalences,
-                            read_mentions, read_secondary_map)
+                            read_captions, read_mentions, read_secondary_map)
 from training.report import PAPER_TABLE3, plot_hits, write_markdown
 
 KS = (1, 3, 5, 10)
@@ -32,9 +32,12 @@ class LinkerRanker:
     linker: Any
     name: str = "nseen"
     mode: Optional[str] = None
+    organisms: bool = True  # given the organism evidence when the evaluation has it (False: species-blind)
 
-    def rank(self, mentions: Sequence[str], k: int) -> List[List[str]]:
-        kwargs = {} if self.mode is None else {"mode": self.mode}
+    def rank(self, mentions: Sequence[str], k: int, organisms: Optional[Sequence[Any]] = None) -> List[List[str]]:
+        kwargs: Dict[str, Any] = {} if self.mode is None else {"mode": self.mode}
+        if organisms is not None:
+            kwargs["organisms"] = list(organisms)
         out: List[List[str]] = []
         for cands in self.linker.link(list(mentions), top_k=k, **kwargs):
             out.append(list(dict.fromkeys(c.kb_id for c in cands))[:k])
@@ -135,12 +138,19 @@ def article_abbreviations(captions: Path) -> Dict[str, Dict[str, str]]:
 
 def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[Ranker],
                      ks: Sequence[int] = KS,
-                     search_text: Optional[Callable[[Query], str]] = None) -> Dict[str, Any]:
+                     search_text: Optional[Callable[[Query], str]] = None,
+                     organism_of: Optional[Callable[[Query], Any]] = None,
+                     gold_taxon: Optional[Callable[[Query], str]] = None) -> Dict[str, Any]:
     """Run every ranker on the distinct in-KB mention strings and score them.
 
     search_text (Optional[Callable[[Query], str]]): the string ranked for a query (default: its text;
         e.g. the long form of an abbreviation defined in its article). With it, the unique unit is the
         (mention text, searched string, gold ids) triple.
+    organism_of (Optional[Callable[[Query], Any]]): the organism evidence (`OrganismContext`) of a query
+        occurrence, given to the linkers (baselines ignore it); per-occurrence figures use it, the unique-pair
+        unit ranks each distinct string without it.
+    gold_taxon (Optional[Callable[[Query], str]]): the organism label of a query's gold ids, for a
+        per-organism breakdown of Hits@1 per occurrence.
     RETURNS (Dict[str, Any]): counts and, per system, Hits@k per occurrence and per
         unique (mention text, gold ids) pair, plus timing.
     """
@@ -164,16 +174,70 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
         ranked = ranker.rank(strings, max(ks))
         seconds = time.perf_counter() - start
         by_text = dict(zip(strings, ranked))
-        occ = hits_at_k([by_text[t] for t in occurrence_texts],
-                        [q.gold for q in split["in_kb"]], ks)
+        occurrence_ranked = [by_text[t] for t in occurrence_texts]
+        if organism_of is not None and isinstance(ranker, LinkerRanker) and ranker.organisms:
+            keys = sorted({(t, organism_of(q)) for t, q in zip(occurrence_texts, split["in_kb"])}, key=repr)
+            by_key = dict(zip(keys, ranker.rank([t for t, _ in keys], max(ks), organisms=[c for _, c in keys])))
+            occurrence_ranked = [by_key[(t, organism_of(q))] for t, q in zip(occurrence_texts, split["in_kb"])]
+        occ = hits_at_k(occurrence_ranked, [q.gold for q in split["in_kb"]], ks)
         uniq = hits_at_k([by_text[s] for _, s, _ in pairs], [g for _, _, g in pairs], ks)
+        by_organism = {}
+        if gold_taxon is not None:
+            groups: Dict[str, List[int]] = {}
+            for i, q in enumerate(split["in_kb"]):
+                groups.setdefault(gold_taxon(q), []).append(i)
+            by_organism = {label: {"queries": len(rows), **hits_at_k([occurrence_ranked[i] for i in rows],
+                                                                    [split["in_kb"][i].gold for i in rows], (1,))}
+                           for label, rows in sorted(groups.items())}
         results["systems"][ranker.name] = {
             "per_occurrence": occ, "per_unique_pair": uniq, "seconds": round(seconds, 3),
+            **({"per_organism_hits@1": by_organism} if by_organism else {}),
             "queries_per_second": round(len(strings) / seconds, 1) if seconds > 0 else None,
         }
         msg.good(f"{ranker.name}: H@1 {occ['hits@1']:.3f} (occurrences), "
                  f"{uniq['hits@1']:.3f} (unique pairs), {len(strings) / max(seconds, 1e-9):.0f} q/s")
     return results
+
+
+ORGANISM_LABELS = {9606: "human", 10090: "mouse", 10116: "rat", 559292: "yeast", 83333: "E. coli"}
+
+
+def organism_evidence(captions: Path, mentions: Path, cell_lines: Optional[Path], reference: Any) -> Tuple[Callable, Callable]:
+    """The organism evidence of every Bio-ID mention (assigned from its caption and the other captions of
+    its article, as `nseen_linker` does) and the organism label of a query's gold ids.
+
+    RETURNS (Tuple[Callable, Callable]): query → OrganismContext (or None), query → organism label.
+    """
+    from spacy_nseen.component import organism_confidence
+    from spacy_nseen.organism_ranking import OrganismContext
+    from spacy_nseen.organisms.assign import OrganismAssigner
+    from spacy_nseen.organisms.cell_lines import CellLineTable
+
+    assigner = OrganismAssigner(cell_lines=CellLineTable.from_disk(cell_lines) if cell_lines else None)
+    texts = read_captions(captions, mentions)
+    by_article: Dict[str, List[str]] = {}
+    for caption in texts:
+        by_article.setdefault(caption.pmc_id, []).append(caption.text)
+    contexts: Dict[Tuple[str, str, int, int], Any] = {}
+    for caption in texts:
+        routed = [m for m in caption.mentions if m.entity_type in ("protein", "gene")]
+        if not routed:
+            continue
+        article = [t for t in by_article[caption.pmc_id] if t != caption.text]
+        result = assigner.assign_text(caption.text, [(m.start, m.end) for m in routed], article_texts=article)
+        for m, span in zip(routed, result.spans):
+            key = (m.pmc_id, m.caption_id, m.start, m.end)
+            contexts[key] = OrganismContext(span.taxon, organism_confidence(span)) if span.taxon is not None else None
+
+    def organism_of(q: Query) -> Any:
+        m = q.mention
+        return contexts.get((m.pmc_id, m.caption_id, m.start, m.end))
+
+    def gold_taxon(q: Query) -> str:
+        taxa = sorted({t for t in (reference.taxon_of(i) for i in q.gold) if t})
+        return "+".join(ORGANISM_LABELS.get(t, str(t)) for t in taxa) or "unknown"
+
+    return organism_of, gold_taxon
 
 
 def _mirror() -> Path:
@@ -207,6 +271,11 @@ def main(
              "(every system; a context-aware protocol, off by default)"),
     captions: Optional[Path] = typer.Option(None, "--captions",
                                             help="Bio-ID captions TSV (default: --mentions with 'mentions' replaced by 'captions' in the file name)"),
+    organisms: bool = typer.Option(
+        False, "--organisms/--no-organisms",
+        help="Give the linkers each mention's organism, assigned from its caption and article (multi-organism "
+             "reference sets; needs --captions), and break Hits@1 down by the gold id's organism"),
+    cell_lines: Optional[Path] = typer.Option(None, "--cell-lines", help="Cell line table for --organisms"),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant",
         help="Extra nseen system with other linker settings, e.g. 'nseen_nosparse:sparse_weight=0' (repeatable)"),
@@ -265,6 +334,8 @@ def main(
             rankers.append(LinkerRanker(obj, name=f"nseen{tag}"))
         if "nseen_dense" in names:
             rankers.append(LinkerRanker(obj, name=f"nseen_dense{tag}", mode="dense"))
+        if organisms and "nseen" in names:
+            rankers.append(LinkerRanker(obj, name=f"nseen_species_blind{tag}", organisms=False))
         for spec in variant or []:
             label, settings = parse_variant(spec, obj.settings)
             rankers.append(LinkerRanker(obj.with_settings(settings), name=f"{label}{tag}"))
@@ -279,7 +350,14 @@ def main(
         def search_text(q: Query) -> str:
             return defined.get(q.mention.pmc_id, {}).get(q.text, q.text)
 
-    results = evaluate_rankers(queries, ref.entities, rankers, search_text=search_text)
+    organism_of = gold_taxon = None
+    if organisms:
+        if not linkers or linkers[0][1].reference_set.entity_taxa is None:
+            msg.fail("--organisms needs a --linker over a multi-organism reference set (with a taxon column)", exits=1)
+        captions = captions or Path(mentions).with_name(Path(mentions).name.replace("mentions", "captions"))
+        organism_of, gold_taxon = organism_evidence(captions, mentions, cell_lines, linkers[0][1].reference_set)
+    results = evaluate_rankers(queries, ref.entities, rankers, search_text=search_text,
+                               organism_of=organism_of, gold_taxon=gold_taxon)
     for name, t in setup.items():
         results["systems"][name]["setup_seconds"] = t
     results.update({
@@ -290,6 +368,7 @@ def main(
         "splits": sorted({q.mention.split for q in queries}),
         "documents": documents, "entity_prior": entity_prior,
         "abbreviations": str(captions) if abbreviations else None,
+        "organisms": str(captions) if organisms else None,
         "queries_per_second_unit": "distinct in-KB mention strings ranked per second (top-10)",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
         "paper_table3": PAPER_TABLE3.get(kb, {}),

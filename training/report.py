@@ -42,6 +42,10 @@ def markdown(results: Dict[str, Any]) -> str:
                   f"by their long form: {c['searched_as_long_form']} of the in-KB occurrences, every system. "
                   f"The unique unit is the (mention text, searched string, gold ids) triple: "
                   f"{c['unique_triples_in_kb']} in-KB triples.", ""]
+    if results.get("organisms"):
+        lines += [f"Organisms: each occurrence's organism is assigned from its caption and article "
+                  f"(`{results['organisms']}`) and given to the nseen systems (per occurrence; the unique-pair "
+                  f"unit ranks each string without it).", ""]
     header = ["system"] + [f"H@{k}" for k in KS]
     for unit, title in (("per_occurrence", "Per mention occurrence"),
                         ("per_unique_pair", "Per unique (mention text, gold ids) pair")):
@@ -52,6 +56,15 @@ def markdown(results: Dict[str, Any]) -> str:
                               + [str(r["queries_per_second"])]))
         lines.append("")
     lines += ["queries/s = " + results.get("queries_per_second_unit", "") + "; one core.", ""]
+    with_organisms = {n: r["per_organism_hits@1"] for n, r in results["systems"].items() if r.get("per_organism_hits@1")}
+    if with_organisms:
+        labels = sorted({label for groups in with_organisms.values() for label in groups})
+        lines += ["## Hits@1 per occurrence by the gold id's organism", "",
+                  _row(["system"] + [f"{label} ({next(iter(with_organisms.values())).get(label, {}).get('queries', 0)})" for label in labels]),
+                  _row(["---"] * (len(labels) + 1))]
+        for name, groups in with_organisms.items():
+            lines.append(_row([name] + [f"{groups[label]['hits@1']:.3f}" if label in groups else "" for label in labels]))
+        lines.append("")
     paper = results.get("paper_table3") or {}
     if paper:
         lines += ["## The paper's Table 3 (for comparison; their query counting is unspecified)",

@@ -1,0 +1,96 @@
+"""nseen_linker with a multi-organism reference set: organism assignment, restriction, NIL model, xrefs."""
+from pathlib import Path
+from typing import Dict
+
+import pytest
+import spacy
+from spacy.tokens import Doc, Span
+from thinc.api import Model
+
+from conftest import encoder_block
+from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.nil_decision import FEATURES, NilModel
+from spacy_nseen.reference_set import ReferenceSet
+from test_organism_ranking import MOUSE, ROWS, TAXA, YEAST, HUMAN
+
+
+@pytest.fixture(scope="module")
+def multi_dir(toy_encoder: Model, tmp_path_factory) -> Path:
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, ReferenceSet.from_rows(ROWS, TAXA), n_trees=5, seed=0)
+    linker.xrefs = {"UniProt:P04637": {"NCBIGene": "7157"}}
+    path = tmp_path_factory.mktemp("multi") / "uniprot"
+    linker.to_disk(path)
+    return path
+
+
+def make_nlp(multi_dir: Path, **config) -> spacy.language.Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "GENE": "uniprot"}, "encoder": encoder_block(), **config})
+    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}}
+    nlp.initialize()
+    return nlp
+
+
+def protein_doc(nlp, text: str, mention: str, label: str = "PROTEIN") -> Doc:
+    doc = nlp.make_doc(text)
+    start = text.index(mention)
+    doc.ents = [doc.char_span(start, start + len(mention), label=label)]
+    return doc
+
+
+def test_caption_organism_decides_between_orthologs(multi_dir: Path) -> None:
+    nlp = make_nlp(multi_dir)
+    yeast = nlp(protein_doc(nlp, "Cdc42 localisation in budding yeast cells.", "Cdc42"))
+    mouse = nlp(protein_doc(nlp, "Cdc42 in MEFs from knockout mice.", "Cdc42"))
+    assert yeast.ents[0]._.kb_id == "UniProt:P19073" and yeast.ents[0]._.kb_taxon == YEAST
+    assert mouse.ents[0]._.kb_id == "UniProt:P60766" and mouse.ents[0]._.kb_taxon == MOUSE
+    assert yeast.ents[0]._.kb_taxon_evidence and yeast._.organisms[0] == YEAST
+
+
+def test_user_given_organisms_and_restriction(multi_dir: Path) -> None:
+    nlp = make_nlp(multi_dir)
+    doc = protein_doc(nlp, "Cdc42 was purified.", "Cdc42")
+    doc._.organisms = [YEAST]
+    assert nlp(doc).ents[0]._.kb_id == "UniProt:P19073"
+    human_only = make_nlp(multi_dir, organisms=[HUMAN])
+    doc = human_only(protein_doc(human_only, "Cdc42 in mouse brain.", "Cdc42"))
+    assert doc.ents[0]._.kb_id == "UniProt:P60953"
+    assert all(human_only.get_pipe("nseen_linker").linkers["uniprot"].reference_set.taxon_of(c[0]) == HUMAN
+               for c in doc.ents[0]._.kb_candidates)
+
+
+def test_xrefs_and_primary_xref(multi_dir: Path) -> None:
+    nlp = make_nlp(multi_dir)
+    doc = nlp(protein_doc(nlp, "TP53 in HeLa cells.", "TP53", label="GENE"))
+    assert doc.ents[0]._.kb_id == "UniProt:P04637" and doc.ents[0]._.kb_xrefs == {"NCBIGene": "7157"}
+    genes = make_nlp(multi_dir, primary_xref={"GENE": "NCBIGene"})
+    doc = genes(protein_doc(genes, "TP53 in HeLa cells.", "TP53", label="GENE"))
+    assert doc.ents[0]._.kb_id == "NCBIGene:7157" and doc.ents[0].kb_id_ == "NCBIGene:7157"
+
+
+def test_nil_model_probability_is_the_score_and_threshold_applies(multi_dir: Path, tmp_path: Path) -> None:
+    weights = [0.0] * len(FEATURES)
+    weights[FEATURES.index("bias")] = -4.0
+    weights[FEATURES.index("exact")] = 8.0  # exact matches are right, everything else NIL
+    path = tmp_path / "nil.json"
+    NilModel(weights).to_disk(path)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot"}, "encoder": encoder_block(), "threshold": 0.5})
+    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}, "nil_models": {"uniprot": str(path)}}
+    nlp.initialize()
+    exact = nlp(protein_doc(nlp, "TP53 levels.", "TP53")).ents[0]
+    tag = nlp(protein_doc(nlp, "Flag-tagged constructs.", "Flag")).ents[0]
+    assert exact._.kb_id == "UniProt:P04637" and exact._.kb_score > 0.9
+    assert tag._.kb_id is None and tag._.kb_score < 0.5 and tag._.kb_candidates and tag.kb_id_ == ""
+    # the NIL model is saved with the pipeline and restored by spacy.load
+    nlp.to_disk(tmp_path / "pipeline")
+    again = spacy.load(tmp_path / "pipeline")
+    assert again.get_pipe("nseen_linker").linkers["uniprot"].nil_model.weights == weights
+    assert again(protein_doc(again, "Flag-tagged constructs.", "Flag")).ents[0]._.kb_id is None
+
+
+def test_organism_settings_are_validated(multi_dir: Path) -> None:
+    with pytest.raises(ValueError, match="organism_settings"):
+        make_nlp(multi_dir, organism_settings={"no_such_weight": 1.0})
+    with pytest.raises(ValueError, match="organisms"):
+        make_nlp(multi_dir, organisms=[-1])
