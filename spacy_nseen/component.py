@@ -351,6 +351,8 @@ class NseenLinker(Pipe):
                     f"encoders = {{\"{kb}\": ...}} and reference_sets = {{\"{kb}\": ...}}."
                 )
         for kb, path in (nil_models or {}).items():
+            if not path:  # a config without a recalibrated model for this reference set
+                continue
             if kb not in built:
                 raise ValueError(f"nseen_linker: initialize got a NIL model for '{kb}', not in kbs {self.kb_names}")
             built[kb].nil_model = NilModel.from_disk(path)

