@@ -12,7 +12,7 @@ Sets (each counted separately in `<out>/<KB>_pairs_stats.json`):
    pairs of names of different entities (and different strings),
    `--negative-ratio` times the number of positives (default 1.0).
 2. `variant_<measure>`: each reference name with each of its same-name variants
-   (training/name_variants.py), labelled with the measure's similarity.
+   (spacy_nseen/name_variants.py), labelled with the measure's similarity.
 3. `family_<measure>`: a name of an entity with a name of another entity of the
    same family (UniProt: HGNC gene group, ChEBI: `is_a` siblings);
    `--family-pairs-per-entity` partners (default 5) per family membership.
@@ -32,7 +32,7 @@ from tqdm import tqdm
 from wasabi import msg
 
 from .data_errors import DataFileError, run_cli
-from .name_variants import same_name_variants
+from spacy_nseen.name_variants import same_name_variants
 from .pair_store import PairStore
 from .string_similarity import SIMILARITIES, pairwise_similarity
 from .tsv_io import iter_tsv
