@@ -4,6 +4,8 @@
 set at initialisation (`set_char_vocab`); prediction sorts names by length, encodes them in batches under
 `torch.inference_mode` and returns rows in input order.
 """
+import functools
+import logging
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -19,6 +21,7 @@ from .errors import NotInitializedError
 
 ARCHITECTURE = "spacy_nseen.CharBiLSTMEncoder.v1"
 PRECISIONS = ("fp32", "bf16", "int8")
+logger = logging.getLogger("spacy_nseen")
 
 
 @registry.architectures(ARCHITECTURE)
@@ -125,6 +128,21 @@ def quantize_dynamic_int8(module: torch.nn.Module) -> torch.nn.Module:
         return quantize_dynamic(module, {torch.nn.LSTM, torch.nn.Linear}, dtype=torch.qint8)
 
 
+@functools.lru_cache(maxsize=1)
+def bf16_lstm_supported() -> bool:
+    """RETURNS (bool): whether this CPU runs an LSTM under bf16 autocast. On CPUs without bf16 support
+    oneDNN refuses the LSTM primitive; "bf16" then falls back to fp32 (the same vectors up to bf16 rounding)
+    and says so once in the `spacy_nseen` log."""
+    lstm = torch.nn.LSTM(4, 4, batch_first=True, bidirectional=True)
+    try:
+        with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
+            lstm(torch.zeros(1, 2, 4))
+    except RuntimeError as err:
+        logger.warning("bf16 LSTMs are not supported on this CPU (%s): encoding in fp32 instead", str(err).split(".")[0])
+        return False
+    return True
+
+
 def _inference_module(model: Model) -> torch.nn.Module:
     module = get_torch_module(model)
     if model.attrs["precision"] != "int8":
@@ -153,7 +171,7 @@ def encode_names(model: Model, names: Sequence[str]) -> numpy.ndarray:
     module = _inference_module(model)
     was_training = module.training
     module.eval()
-    use_bf16 = model.attrs["precision"] == "bf16"
+    use_bf16 = model.attrs["precision"] == "bf16" and bf16_lstm_supported()
     with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]

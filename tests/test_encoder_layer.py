@@ -93,3 +93,17 @@ def test_validation_and_config():
     assert encoder_config(model)["pooling"] == "mean" and encoder_config(model)["max_length"] == 32
     with pytest.raises(ValueError, match="precision"):
         set_precision(model, "fp8")
+
+
+def test_bf16_falls_back_to_fp32_where_the_cpu_has_no_bf16_lstm(toy_encoder, monkeypatch):
+    """Encoding in "bf16" never fails: on a CPU without bf16 LSTMs it gives the fp32 vectors."""
+    from spacy_nseen import encoder_layer
+
+    names = ["TP53", "rapamycin"]
+    fp32 = encoder_layer.encode_names(toy_encoder, names)
+    monkeypatch.setattr(encoder_layer, "bf16_lstm_supported", lambda: False)
+    set_precision(toy_encoder, "bf16")
+    try:
+        assert numpy.array_equal(encoder_layer.encode_names(toy_encoder, names), fp32)
+    finally:
+        set_precision(toy_encoder, "fp32")
