@@ -7,7 +7,9 @@ default 15), and nothing for steps shorter than that.
 import os
 import sys
 import time
-from typing import Any, Optional, TextIO
+from typing import Any, Iterable, Iterator, Optional, TextIO, TypeVar
+
+T = TypeVar("T")
 
 
 def progress_interval() -> float:
@@ -81,3 +83,13 @@ def _is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def progress_iter(iterable: Iterable[T], desc: str, total: Optional[int] = None, unit: str = "it") -> Iterator[T]:
+    """Yield the items of `iterable`, showing progress (see `Progress`); `total` defaults to `len(iterable)`."""
+    if total is None and hasattr(iterable, "__len__"):
+        total = len(iterable)  # type: ignore[arg-type]
+    with Progress(desc, total=total, unit=unit) as bar:
+        for item in iterable:
+            yield item
+            bar.update(1)

@@ -28,7 +28,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 import typer
-from tqdm import tqdm
+from spacy_nseen.progress import Progress, progress_iter
 from wasabi import msg
 
 from .data_errors import DataFileError, run_cli
@@ -222,7 +222,7 @@ def build_pair_store(
     var_left: List[int] = []
     var_strings: List[str] = []
     kinds: Dict[str, int] = {}
-    for name, i in tqdm(first_row.items(), desc="variants", leave=False, total=len(first_row)):
+    for name, i in progress_iter(first_row.items(), "variants", total=len(first_row), unit="names"):
         for variant, kind in same_name_variants(name):
             var_left.append(i)
             var_strings.append(variant)
@@ -246,7 +246,7 @@ def build_pair_store(
 
     t = time.time()
     all_strings = store.strings
-    with tqdm(total=2 * len(MEASURES), desc="similarity labels", leave=False) as bar:
+    with Progress("similarity labels", total=2 * len(MEASURES), unit="pair sets") as bar:
         for prefix, a, b in (("variant", vl, var_right), ("family", fl, fr)):
             sa, sb = all_strings[a].tolist(), all_strings[b].tolist()
             if casefold_labels:
