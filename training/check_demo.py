@@ -5,7 +5,8 @@
 The expected file lists figures as dotted paths into a JSON file of the demo's results directory, each
 with its value and an absolute tolerance, e.g. `"pipeline/metrics.json:end_to_end.all.f": {"value": 0.469,
 "tolerance": 0.0}`. Prints one line per figure and a final `REPRODUCED` or `NOT REPRODUCED` line; exits 1
-only with `--strict` (the demo itself reports, a test may insist).
+only with `--strict` (the demo itself reports, a test may insist). `--write` replaces the expected values
+with this run's (tolerances and note kept): for a maintainer, after a change that moves the demo's figures.
 """
 import json
 from pathlib import Path
@@ -48,12 +49,21 @@ def check_demo(
     expected_path: Path = typer.Argument(..., help="Committed expected figures (JSON)"),
     results_dir: Path = typer.Argument(..., help="The demo's results directory"),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a figure is outside its tolerance"),
+    write: bool = typer.Option(False, "--write", help="Store this run's values as the expected ones (tolerances kept)"),
 ) -> None:
     """Print whether the demo run reproduced the committed figures."""
     if not expected_path.exists():
         raise DataFileError(expected_path, "expected figures file not found", "Restore it from git.")
     spec = json.loads(expected_path.read_text(encoding="utf8"))
     rows = compare(spec["figures"], results_dir)
+    if write:
+        for figure, _, measured, _, _ in rows:
+            if measured is None:
+                raise DataFileError(results_dir, f"has no value for {figure}", "Run the whole demo first.")
+            spec["figures"][figure]["value"] = round(measured, 4)
+        expected_path.write_text(json.dumps(spec, indent=2) + "\n", encoding="utf8")
+        print(f"wrote this run's {len(rows)} figures to {expected_path}")
+        return
     for figure, value, measured, tolerance, ok in rows:
         shown = "missing" if measured is None else f"{measured:.4f}"
         print(f"  {'ok ' if ok else 'OFF'} {figure:58} {shown:>8} (expected {value:.4f} ± {tolerance:g})")

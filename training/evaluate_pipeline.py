@@ -34,6 +34,8 @@ from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 from wasabi import msg
 
+from spacy_nseen.progress import progress_iter
+
 from .bioid import Mention, gold_ids, read_secondary_map
 
 KBS = ("uniprot", "chebi")
@@ -174,7 +176,8 @@ def evaluate_pipeline(
 
     # end to end
     t_pipe = time.time()
-    pred_docs = list(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size))
+    pred_docs = list(progress_iter(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size),
+                                   "pipeline on the dev docs", total=len(gold_docs), unit="docs"))
     pipe_seconds = time.time() - t_pipe
     pred: Dict[GoldKey, str] = {}
     for i, doc in enumerate(pred_docs):
