@@ -3,7 +3,7 @@
     python -m training.step_timer train-ner results/step_times.json -- python -m spacy train ...
 
 `project.yml` wraps each script line with it (one step name per line), so `results/step_times.json` (or
-`results/demo/step_times.json`) holds each step's seconds, start time, command and exit code, plus
+`training_output/demo/results/step_times.json`) holds each step's seconds, start time, command and exit code, plus
 `_total_seconds`; re-running a step replaces its entry. A failing command is recorded, then its exit code is passed on.
 `--log FILE` sends the command's output to FILE instead of the console (e.g. the setuptools file lists of
 `spacy package`); if the command fails, the last lines of FILE are printed.
