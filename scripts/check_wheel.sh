@@ -38,7 +38,7 @@ pip=("$venv_python" -m pip install --quiet --disable-pip-version-check)
 tmp_src="$(mktemp -d)"
 trap 'rm -rf "$tmp_src"' EXIT
 mkdir -p "$tmp_src/src" "$tmp_src/dist"
-cp -r "$repo/setup.cfg" "$repo/pyproject.toml" "$repo/spacy_nseen" "$tmp_src/src/"
+cp -r "$repo/setup.cfg" "$repo/pyproject.toml" "$repo/LICENSE" "$repo/spacy_nseen" "$tmp_src/src/"
 if [ -f "$repo/README.md" ]; then cp "$repo/README.md" "$tmp_src/src/"; else echo "spacy-nseen" > "$tmp_src/src/README.md"; fi
 find "$tmp_src/src" -name __pycache__ -prune -exec rm -rf {} +
 case "$mode" in

@@ -1,6 +1,7 @@
 """spacy_nseen: NSEEN entity normalisation as a spaCy component (`nlp.add_pipe("nseen_linker")`)."""
 from .about import __version__
 from .component import NseenLinker, make_nseen_linker
+from .encoder_io import encoder_block
 from .encoder_layer import build_char_bilstm_encoder
 from .errors import ArtifactError, NotInitializedError, NseenError
 from .kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
@@ -17,5 +18,6 @@ __all__ = [
     "NseenLinker",
     "ReferenceSet",
     "build_char_bilstm_encoder",
+    "encoder_block",
     "make_nseen_linker",
 ]

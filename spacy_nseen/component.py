@@ -103,6 +103,7 @@ def register_extensions() -> None:
         "seed": 0,
         "batch_size": 256,
         "kb_url_template": KB_URL_TEMPLATE,
+        "kb_url_templates": {},
         "expand_abbreviations": True,
         "organisms": [],
         "assign_organisms": True,
@@ -138,6 +139,7 @@ def make_nseen_linker(
     seed: int,
     batch_size: int,
     kb_url_template: str,
+    kb_url_templates: Dict[str, str],
     expand_abbreviations: bool,
     organisms: List[int],
     assign_organisms: bool,
@@ -176,6 +178,7 @@ def make_nseen_linker(
         seed=seed,
         batch_size=batch_size,
         kb_url_template=kb_url_template,
+        kb_url_templates=kb_url_templates,
         expand_abbreviations=expand_abbreviations,
         organisms=organisms,
         assign_organisms=assign_organisms,
@@ -232,6 +235,7 @@ class NseenLinker(Pipe):
         seed: int = 0,
         batch_size: int = 256,
         kb_url_template: str = KB_URL_TEMPLATE,
+        kb_url_templates: Optional[Dict[str, str]] = None,
         expand_abbreviations: bool = True,
         organisms: Sequence[int] = (),
         assign_organisms: bool = True,
@@ -267,6 +271,10 @@ class NseenLinker(Pipe):
         self.seed = seed
         self.batch_size = batch_size
         self.kb_url_template = kb_url_template
+        self.kb_url_templates = dict(kb_url_templates or {})
+        for kb, template in self.kb_url_templates.items():
+            if "{}" not in template:
+                raise ValueError(f"nseen_linker: kb_url_templates['{kb}'] must contain '{{}}' for the id, got {template!r}")
         self.expand_abbreviations = expand_abbreviations
         if any(not isinstance(t, int) or t <= 0 for t in organisms):
             raise ValueError(f"nseen_linker: organisms must be NCBI taxon ids (positive integers), got {list(organisms)}")
@@ -467,8 +475,21 @@ class NseenLinker(Pipe):
         return Scorer.score_links(examples, negative_labels=[""], **kwargs)
 
     def displacy_options(self) -> Dict[str, str]:
-        """RETURNS (Dict[str, str]): options for `displacy.render(doc, style="ent", options=...)` with entry links."""
+        """RETURNS (Dict[str, str]): options for `displacy.render(doc, style="ent", options=...)` with entry links
+        (one template for every id; see `displacy_data` when reference sets have their own)."""
         return {"kb_url_template": self.kb_url_template}
+
+    def kb_url(self, kb_id: str, label: str) -> str:
+        """RETURNS (str): the entry page of an id linked under `label`: the template of its reference set in
+        `kb_url_templates`, else `kb_url_template`."""
+        return self.kb_url_templates.get(self.kbs.get(label, ""), self.kb_url_template).format(kb_id)
+
+    def displacy_data(self, doc: Doc) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): the doc's entities for `displacy.render(data, style="ent", manual=True)`,
+        each linked id pointing to the entry page of its own reference set."""
+        ents = [{"start": e.start_char, "end": e.end_char, "label": e.label_, "kb_id": e.kb_id_,
+                 "kb_url": self.kb_url(e.kb_id_, e.label_) if e.kb_id_ else "#"} for e in doc.ents]
+        return {"text": doc.text, "ents": ents, "title": None}
 
     # Serialization ---------------------------------------------------------------------------------
 

@@ -54,6 +54,13 @@ def read_encoder_config(directory: Union[str, Path]) -> Dict[str, Any]:
     return config
 
 
+def encoder_block(directory: Union[str, Path]) -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): the `[components.nseen_linker.encoder]` block that fits a saved encoder or
+    linker directory, read from its own `encoder.json`: `nlp.add_pipe("nseen_linker", config={"kbs": ...,
+    "encoder": encoder_block(path)})`, so the sizes are never copied by hand."""
+    return {"@architectures": ARCHITECTURE, **read_encoder_config(directory)}
+
+
 def build_encoder_from_disk(directory: Union[str, Path], **overrides: Any) -> Model:
     """Build the layer with the saved shape settings and load its weights and vocabulary."""
     config = read_encoder_config(directory)

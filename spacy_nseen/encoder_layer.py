@@ -5,6 +5,7 @@ set at initialisation (`set_char_vocab`); prediction sorts names by length, enco
 `torch.inference_mode` and returns rows in input order.
 """
 import functools
+import logging
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -20,6 +21,7 @@ from .errors import NotInitializedError
 
 ARCHITECTURE = "spacy_nseen.CharBiLSTMEncoder.v1"
 PRECISIONS = ("fp32", "bf16", "int8")
+logger = logging.getLogger("spacy_nseen")
 
 
 @registry.architectures(ARCHITECTURE)
@@ -111,31 +113,44 @@ def encoder_config(model: Model) -> Dict[str, Any]:
     return dict(model.attrs["encoder_config"])
 
 
+def quantize_dynamic_int8(module: torch.nn.Module) -> torch.nn.Module:
+    """RETURNS (torch.nn.Module): a copy of `module` with dynamic int8 LSTM and Linear layers.
+
+    torch 2.13 marks `torch.ao.quantization` deprecated in favour of torchao, whose dynamic int8 covers
+    Linear layers only, not the LSTMs that do most of this encoder's work: there is no replacement that
+    keeps the behaviour yet, so the call stays and its two deprecation notices are silenced here only.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"torch\.ao\.quantization is deprecated", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor", category=UserWarning)
+        from torch.ao.quantization import quantize_dynamic
+
+        return quantize_dynamic(module, {torch.nn.LSTM, torch.nn.Linear}, dtype=torch.qint8)
+
+
+@functools.lru_cache(maxsize=1)
+def bf16_lstm_supported() -> bool:
+    """RETURNS (bool): whether this CPU runs an LSTM under bf16 autocast. On CPUs without bf16 support
+    oneDNN refuses the LSTM primitive; "bf16" then falls back to fp32 (the same vectors up to bf16 rounding)
+    and says so once in the `spacy_nseen` log."""
+    lstm = torch.nn.LSTM(4, 4, batch_first=True, bidirectional=True)
+    try:
+        with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
+            lstm(torch.zeros(1, 2, 4))
+    except RuntimeError as err:
+        logger.warning("bf16 LSTMs are not supported on this CPU (%s): encoding in fp32 instead", str(err).split(".")[0])
+        return False
+    return True
+
+
 def _inference_module(model: Model) -> torch.nn.Module:
     module = get_torch_module(model)
     if model.attrs["precision"] != "int8":
         return module
     if model.attrs["quantized"] is None:
         module.eval()
-        model.attrs["quantized"] = torch.ao.quantization.quantize_dynamic(
-            module, {torch.nn.LSTM, torch.nn.Linear}, dtype=torch.qint8
-        )
+        model.attrs["quantized"] = quantize_dynamic_int8(module)
     return model.attrs["quantized"]
-
-
-@functools.lru_cache(maxsize=1)
-def bf16_supported() -> bool:
-    """Whether this CPU runs a bf16-autocast LSTM (oneDNN refuses it on CPUs without AVX-512, e.g. AVX2 only).
-
-    Checked once per process with a tiny LSTM; `encode_names` falls back to fp32 (with a warning) where not.
-    """
-    lstm = torch.nn.LSTM(4, 4, batch_first=True, bidirectional=True)
-    try:
-        with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
-            lstm(torch.zeros(1, 2, 4))
-    except RuntimeError:
-        return False
-    return True
 
 
 def encode_names(model: Model, names: Sequence[str]) -> numpy.ndarray:
@@ -156,10 +171,7 @@ def encode_names(model: Model, names: Sequence[str]) -> numpy.ndarray:
     module = _inference_module(model)
     was_training = module.training
     module.eval()
-    use_bf16 = model.attrs["precision"] == "bf16" and bf16_supported()
-    if model.attrs["precision"] == "bf16" and not use_bf16 and not model.attrs.get("bf16_warned"):
-        model.attrs["bf16_warned"] = True
-        warnings.warn("bf16 encoding is not supported by this CPU (no AVX-512 bf16 LSTM in oneDNN): encoding in fp32 instead")
+    use_bf16 = model.attrs["precision"] == "bf16" and bf16_lstm_supported()
     with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]

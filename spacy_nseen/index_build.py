@@ -29,6 +29,7 @@ from .encoder_layer import encode_names, get_torch_module, set_precision
 from .exact_names import ExactNameIndex
 from .name_index import AnnoyNameIndex
 from .ngram_tfidf import CharNgramTfidf
+from .progress import Progress
 from .token_index import NameTokenIndex
 
 CHUNK_SIZE = 8192  # names per queued encoding task
@@ -62,6 +63,7 @@ class _EncodingQueue:
         self.vectors = numpy.zeros((len(names), encoder.get_dim("nO")), dtype=numpy.float32)
         self.chunks: Deque[List[int]] = deque(order[i : i + CHUNK_SIZE] for i in range(0, len(order), CHUNK_SIZE))
         self.lock = threading.Lock()
+        self.progress = Progress("encoding names", total=len(names), unit="names")
 
     def work(self) -> int:
         """Encode chunks until none is left. RETURNS (int): the names this thread encoded."""
@@ -73,6 +75,8 @@ class _EncodingQueue:
                 rows = self.chunks.popleft()
             self.vectors[rows] = encode_names(self.encoder, [self.names[i] for i in rows])
             done += len(rows)
+            with self.lock:
+                self.progress.update(len(rows))
 
 
 def fit_lookups(names: Sequence[str], with_sparse: bool, seconds: Dict[str, float]) -> Dict[str, Any]:
@@ -181,6 +185,7 @@ def build_parts(
             seconds["encoded_by_second_thread"] = float(fitted["encoded"])
         seconds["encode_and_fit"] = round(time.perf_counter() - start, 3)
     finally:
+        queue.progress.close()
         sys.setswitchinterval(switch_interval)
         if encoder.attrs["precision"] != saved_precision:
             set_precision(encoder, saved_precision)

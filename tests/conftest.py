@@ -15,7 +15,7 @@ from spacy_nseen.encoder_layer import ARCHITECTURE, build_char_bilstm_encoder
 from spacy_nseen.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference_set import ReferenceSet
 from spacy_nseen.siamese_training import TrainingSettings, train_on_reference_set
-from training.name_variants import same_name_variants
+from spacy_nseen.name_variants import same_name_variants
 from training.string_similarity import levenshtein
 
 torch.set_num_threads(1)

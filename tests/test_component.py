@@ -317,3 +317,23 @@ def test_expand_abbreviations_links_a_short_form_through_its_long_form(make_nlp,
     assert expanding(doc).ents[0].kb_id_ == "CHEBI:9753"  # searched as "rapamycin"
     doc = make_doc(expanding, ["RPM", "blocks", "mTOR"], [(0, 1, "CHEMICAL")])
     assert expanding(doc).ents[0].text == "RPM"  # no definition in the doc: linked as written
+
+
+def test_kb_url_templates_give_each_reference_set_its_entry_pages(make_nlp, make_doc, tmp_path):
+    from spacy import displacy
+
+    nlp = make_nlp(kb_url_templates={"chebi": "https://www.ebi.ac.uk/chebi/searchId.do?chebiId={}"})
+    pipe = nlp.get_pipe("nseen_linker")
+    doc = nlp(make_doc(nlp, ["rapamycin", "and", "TP53"], [(0, 1, "CHEMICAL"), (2, 3, "PROTEIN")]))
+    chemical, protein = doc.ents
+    assert pipe.kb_url(chemical.kb_id_, "CHEMICAL") == f"https://www.ebi.ac.uk/chebi/searchId.do?chebiId={chemical.kb_id_}"
+    assert pipe.kb_url(protein.kb_id_, "PROTEIN") == f"https://identifiers.org/{protein.kb_id_}"  # the default
+    html = displacy.render(pipe.displacy_data(doc), style="ent", manual=True)
+    assert f"chebiId={chemical.kb_id_}" in html and f"identifiers.org/{protein.kb_id_}" in html
+    nlp.to_disk(tmp_path / "pipeline")
+    assert spacy.load(tmp_path / "pipeline").get_pipe("nseen_linker").kb_url_templates == pipe.kb_url_templates
+
+
+def test_a_kb_url_template_without_a_placeholder_fails_when_the_pipe_is_created(make_nlp):
+    with pytest.raises(ValueError, match="kb_url_templates\\['chebi'\\]"):
+        make_nlp(initialize=False, kb_url_templates={"chebi": "https://example.org/"})

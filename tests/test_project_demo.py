@@ -14,7 +14,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 COPIED = ["project.yml", "configs", "training", "scripts", "spacy_nseen", "assets/sample", "setup.cfg",
-          "pyproject.toml", "README.md"]
+          "pyproject.toml", "README.md", "LICENSE", "results/demo"]
+RESULTS = "training_output/demo/results"
 WHEEL = "packages/demo/en_nseen_bio_demo-0.1.0/dist/en_nseen_bio_demo-0.1.0-py3-none-any.whl"
 
 
@@ -40,17 +41,17 @@ def test_demo_workflow_builds_a_wheel_that_links(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert (tmp_path / WHEEL).is_file()
 
-    check = json.loads((tmp_path / "results/demo/wheel_check/result.json").read_text(encoding="utf8"))
+    check = json.loads((tmp_path / RESULTS / "wheel_check/result.json").read_text(encoding="utf8"))
     assert check["package"] == "en_nseen_bio_demo"
     assert check["linked"] >= 1
     assert check["entry_links_in_html"]
     assert any(r.startswith("spacy-nseen") for r in check["requirements"])
 
-    times = json.loads((tmp_path / "results/demo/step_times.json").read_text(encoding="utf8"))
+    times = json.loads((tmp_path / RESULTS / "step_times.json").read_text(encoding="utf8"))
     for step in ("demo-train-ner", "demo-assemble", "demo-package", "demo-check-wheel"):
         assert times[step]["ok"], times[step]
 
-    metrics = json.loads((tmp_path / "results/demo/pipeline/metrics.json").read_text(encoding="utf8"))
+    metrics = json.loads((tmp_path / RESULTS / "pipeline/metrics.json").read_text(encoding="utf8"))
     for view in ("end_to_end", "linking_only"):
         assert set(metrics[view]) == {"all", "uniprot", "chebi"}
     assert metrics["linking_only"]["all"]["tp"] > 0

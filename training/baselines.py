@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy as np
-from tqdm import tqdm
+from spacy_nseen.progress import progress_iter
 
 from spacy_nseen.ngram_tfidf import CharNgramTfidf
 
@@ -160,7 +160,7 @@ class TfidfRanker:
     def rank(self, mentions: Sequence[str], k: int) -> List[List[str]]:
         out: List[List[str]] = []
         chunk = 512
-        for start in tqdm(range(0, len(mentions), chunk), desc=self.name, leave=False):
+        for start in progress_iter(range(0, len(mentions), chunk), self.name, unit="chunks"):
             batch = [self._pre(m) for m in mentions[start:start + chunk]]
             idx, _ = self.tfidf.top_k(batch, k * 5)
             out.extend(collapse(row, self.kb_ids, k) for row in idx)
@@ -191,8 +191,7 @@ class RapidfuzzRanker:
         queries = [normalize_light(m) for m in mentions]
         n_top = min(k * 5, len(self.names))
         out: List[List[str]] = []
-        for start in tqdm(range(0, len(queries), self.chunk_size), desc=self.name,
-                          leave=False):
+        for start in progress_iter(range(0, len(queries), self.chunk_size), self.name, unit="chunks"):
             chunk = queries[start:start + self.chunk_size]
             score = process.cdist(chunk, self.names, scorer=fuzz.ratio, dtype=np.float32,
                                   workers=self.workers)

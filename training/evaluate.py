@@ -19,10 +19,12 @@ from wasabi import msg
 from training.baselines import BASELINES, Ranker, Reference, build_baseline, read_reference
 from training.bioid import (BioIDFormatError, Query, kb_queries, read_equivalences,
                             read_captions, read_mentions, read_secondary_map)
+from spacy_nseen.progress import Progress
 from training.report import PAPER_TABLE3, plot_hits, write_markdown
 
 KS = (1, 3, 5, 10)
 app = typer.Typer(add_completion=False)
+LINK_CHUNK = 2000  # mentions per link() call: the same links (each mention is linked on its own), with progress
 
 
 @dataclass
@@ -39,8 +41,13 @@ class LinkerRanker:
         if organisms is not None:
             kwargs["organisms"] = list(organisms)
         out: List[List[str]] = []
-        for cands in self.linker.link(list(mentions), top_k=k, **kwargs):
-            out.append(list(dict.fromkeys(c.kb_id for c in cands))[:k])
+        mentions = list(mentions)
+        with Progress(f"{self.name}: linking", total=len(mentions), unit="mentions") as bar:
+            for start in range(0, len(mentions), LINK_CHUNK):
+                chunk = mentions[start : start + LINK_CHUNK]
+                for cands in self.linker.link(chunk, top_k=k, **kwargs):
+                    out.append(list(dict.fromkeys(c.kb_id for c in cands))[:k])
+                bar.update(len(chunk))
         return out
 
 

@@ -51,6 +51,7 @@ from .linking_views import linking_only_views
 from .organism_eval import TaxaFileError, confusion_markdown, read_taxa
 from .pipeline_outputs import (PRIMARY_MODES, SpanOutput, doc_mentions, gold_span_docs, has_taxa, has_xrefs,
                                predicted_outputs, run_without_ner, span_output)
+from spacy_nseen.progress import progress_iter
 
 KBS = ("uniprot", "chebi")
 # (doc index, start char, end char, kb) -> gold ids
@@ -277,7 +278,8 @@ def evaluate_pipeline(
 
     # end to end
     t_pipe = time.time()
-    pred_docs = list(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size))
+    pred_docs = list(progress_iter(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size),
+                                   "pipeline on the dev docs", total=len(gold_docs), unit="docs"))
     pipe_seconds = time.time() - t_pipe
     pred: Dict[GoldKey, str] = {}
     for i, doc in enumerate(pred_docs):

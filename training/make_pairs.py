@@ -12,7 +12,7 @@ Sets (each counted separately in `<out>/<KB>_pairs_stats.json`):
    pairs of names of different entities (and different strings),
    `--negative-ratio` times the number of positives (default 1.0).
 2. `variant_<measure>`: each reference name with each of its same-name variants
-   (training/name_variants.py), labelled with the measure's similarity.
+   (spacy_nseen/name_variants.py), labelled with the measure's similarity.
 3. `family_<measure>`: a name of an entity with a name of another entity of the
    same family (UniProt: HGNC gene group, ChEBI: `is_a` siblings);
    `--family-pairs-per-entity` partners (default 5) per family membership.
@@ -28,11 +28,11 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 import typer
-from tqdm import tqdm
+from spacy_nseen.progress import Progress, progress_iter
 from wasabi import msg
 
 from .data_errors import DataFileError, run_cli
-from .name_variants import same_name_variants
+from spacy_nseen.name_variants import same_name_variants
 from .pair_store import PairStore
 from .string_similarity import SIMILARITIES, pairwise_similarity
 from .tsv_io import iter_tsv
@@ -222,7 +222,7 @@ def build_pair_store(
     var_left: List[int] = []
     var_strings: List[str] = []
     kinds: Dict[str, int] = {}
-    for name, i in tqdm(first_row.items(), desc="variants", leave=False, total=len(first_row)):
+    for name, i in progress_iter(first_row.items(), "variants", total=len(first_row), unit="names"):
         for variant, kind in same_name_variants(name):
             var_left.append(i)
             var_strings.append(variant)
@@ -246,7 +246,7 @@ def build_pair_store(
 
     t = time.time()
     all_strings = store.strings
-    with tqdm(total=2 * len(MEASURES), desc="similarity labels", leave=False) as bar:
+    with Progress("similarity labels", total=2 * len(MEASURES), unit="pair sets") as bar:
         for prefix, a, b in (("variant", vl, var_right), ("family", fl, fr)):
             sa, sb = all_strings[a].tolist(), all_strings[b].tolist()
             if casefold_labels:

@@ -10,7 +10,7 @@
 from pathlib import Path
 from typing import Dict, Optional, Union
 
-from tqdm import tqdm
+from spacy_nseen.progress import progress_iter
 
 from .reference_rows import ReferenceRows
 from .tsv_io import iter_tsv
@@ -36,7 +36,7 @@ def read_mirror_uniprot(
     RETURNS (ReferenceRows): The rows, kinds from `name_kind`.
     """
     rows = rows if rows is not None else ReferenceRows()
-    for row in tqdm(iter_tsv(names, ("accession", "name", "name_kind")), desc="uniprot names", leave=False):
+    for row in progress_iter(iter_tsv(names, ("accession", "name", "name_kind")), "uniprot names", unit="rows"):
         rows.add(UNIPROT_PREFIX + row["accession"].strip(), row["name"], row["name_kind"] or "name")
     if hgnc is not None:
         synonyms = read_hgnc_synonyms(hgnc)
@@ -76,7 +76,7 @@ def read_mirror_chebi(
     for row in iter_tsv(secondary, ("secondary_id", "primary_id")):
         to_primary[row["secondary_id"].strip()] = row["primary_id"].strip()
     parents: Dict[str, str] = {}
-    for row in tqdm(iter_tsv(entities, ("chebi_id", "name", "alt_ids", "is_a")), desc="chebi 2024", leave=False):
+    for row in progress_iter(iter_tsv(entities, ("chebi_id", "name", "alt_ids", "is_a")), "chebi 2024", unit="rows"):
         chebi_id = row["chebi_id"].strip()
         rows.add(chebi_id, row["name"], "primary")
         for alt in row["alt_ids"].split("|"):
@@ -84,7 +84,7 @@ def read_mirror_chebi(
                 to_primary.setdefault(alt.strip(), chebi_id)
         parents[chebi_id] = row["is_a"]
     known = set(parents)
-    for row in tqdm(iter_tsv(names_2018, ("chebi_id", "name", "kind")), desc="chebi 2018", leave=False):
+    for row in progress_iter(iter_tsv(names_2018, ("chebi_id", "name", "kind")), "chebi 2018", unit="rows"):
         chebi_id = row["chebi_id"].strip()
         primary = chebi_id if chebi_id in known else to_primary.get(chebi_id, chebi_id)
         if primary not in known:

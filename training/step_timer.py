@@ -3,8 +3,10 @@
     python -m training.step_timer train-ner results/step_times.json -- python -m spacy train ...
 
 `project.yml` wraps each script line with it (one step name per line), so `results/step_times.json` (or
-`results/demo/step_times.json`) holds each step's seconds, start time, command and exit code, plus
+`training_output/demo/results/step_times.json`) holds each step's seconds, start time, command and exit code, plus
 `_total_seconds`; re-running a step replaces its entry. A failing command is recorded, then its exit code is passed on.
+`--log FILE` sends the command's output to FILE instead of the console (e.g. the setuptools file lists of
+`spacy package`); if the command fails, the last lines of FILE are printed.
 """
 import json
 import os
@@ -38,6 +40,7 @@ def step_timer(
     ctx: typer.Context,
     step: str = typer.Argument(..., help="Step name (the project command)"),
     times_path: Path = typer.Argument(..., help="JSON file of step times (created or updated)"),
+    log: Path = typer.Option(None, "--log", help="Write the command's output to this file instead of the console"),
 ) -> None:
     """Run the command after `--` and record its wall time under STEP in TIMES_PATH."""
     command = [a for a in ctx.args]
@@ -50,10 +53,19 @@ def step_timer(
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
     t0 = time.perf_counter()
     # scripts (e.g. scripts/check_wheel.sh) find the project's interpreter here
-    returncode = subprocess.call(command, env={**os.environ, "NSEEN_PYTHON": sys.executable})
+    env = {**os.environ, "NSEEN_PYTHON": sys.executable}
+    if log is None:
+        returncode = subprocess.call(command, env=env)
+    else:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("w", encoding="utf8") as file_:
+            returncode = subprocess.call(command, env=env, stdout=file_, stderr=subprocess.STDOUT)
+        if returncode != 0:
+            sys.stdout.write("".join(log.read_text(encoding="utf8", errors="replace").splitlines(keepends=True)[-40:]))
     seconds = time.perf_counter() - t0
     record(times_path, step, command, seconds, returncode, started)
-    (msg.good if returncode == 0 else msg.fail)(f"{step}: {seconds:.1f}s (exit code {returncode})")
+    where = f", output in {log}" if log is not None else ""
+    (msg.good if returncode == 0 else msg.fail)(f"{step}: {seconds:.1f}s (exit code {returncode}{where})")
     sys.exit(returncode)
 
 

@@ -16,13 +16,13 @@ import numpy
 import torch
 import typer
 from spacy.util import registry
-from tqdm import tqdm
 from wasabi import msg
 
 from spacy_nseen.char_vocab import CharVocab
 from spacy_nseen.encoder_io import load_encoder_weights, save_encoder
 from spacy_nseen.encoder_layer import ARCHITECTURE, encode_names, set_char_vocab
 from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.progress import Progress
 from spacy_nseen.reference_set import ReferenceSet
 from spacy_nseen.siamese_training import SiameseTrainer, TrainingSettings, mine_hard_negatives
 
@@ -180,16 +180,14 @@ def train(
             break
         t0 = time.monotonic()
         losses: List[float] = []
-        bar = tqdm(desc=f"round {round_no + 1}/{rounds}", unit="step", leave=False)
+        bar = Progress(f"round {round_no + 1}/{rounds}", total=round_steps, unit="steps")
         names_seen = 0
 
         def on_step(stats: Any) -> None:
             nonlocal names_seen
             losses.append(stats.loss)
             names_seen += stats.n_strings
-            bar.update(1)
-            if len(losses) % 20 == 0:
-                bar.set_postfix(loss=f"{numpy.mean(losses[-100:]):.4f}")
+            bar.update(1, loss=f"{numpy.mean(losses[-100:]):.4f}")
 
         epoch_losses = trainer.train_epochs(epochs_per_round, max_seconds=round_guard, on_step=on_step, max_steps=round_steps)
         guard_hit = round_guard is not None and time.monotonic() - t0 >= round_guard

@@ -1,6 +1,6 @@
 import pytest
 
-from training.name_variants import same_name_variants
+from spacy_nseen.name_variants import same_name_variants
 
 
 def _variants(name):

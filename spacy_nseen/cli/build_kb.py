@@ -1,0 +1,49 @@
+"""`python -m spacy_nseen build-kb NAMES.tsv OUTPUT --encoder DIR`: a linker directory for your own names."""
+import json
+import time
+from pathlib import Path
+
+import torch
+import typer
+
+from ..encoder_io import build_encoder_from_disk, encoder_block
+from ..encoder_layer import PRECISIONS
+from ..kb_linker import KnowledgeBaseLinker
+from ..linker_io import save_linker
+from ..names_tsv import read_names_tsv
+from . import app
+from .errors import reported_errors
+
+
+@app.command("build-kb")
+def build_kb(
+    names: Path = typer.Argument(..., help="Names file: kb_id<TAB>name[<TAB>kind] per line; a first line 'kb_id<TAB>name<TAB>kind' is read as the header"),
+    output: Path = typer.Argument(..., help="Linker directory to write (created; its files are replaced)"),
+    encoder: Path = typer.Option(..., "--encoder", "-e", help="A trained encoder directory, or any linker directory (its encoder is used; sizes are read from its encoder.json)"),
+    kb_name: str = typer.Option("", "--kb-name", help="Reference set name used in the pipeline's 'kbs' (default: the output directory's name)"),
+    n_trees: int = typer.Option(20, "--n-trees", help="Annoy trees"),
+    build_precision: str = typer.Option("fp32", "--build-precision", help=f"Encoder precision for the names: {', '.join(PRECISIONS)}"),
+    threads: int = typer.Option(1, "--threads", help="torch threads"),
+    seed: int = typer.Option(0, "--seed", help="Annoy seed"),
+) -> None:
+    """Embed every name with a trained encoder and write a linker directory for `nseen_linker`."""
+    if build_precision not in PRECISIONS:
+        raise typer.BadParameter(f"one of {', '.join(PRECISIONS)}", param_hint="--build-precision")
+    torch.set_num_threads(threads)
+    kb_name = kb_name or output.name
+    start = time.monotonic()
+    with reported_errors():
+        reference = read_names_tsv(names)
+        model = build_encoder_from_disk(encoder)
+        linker = KnowledgeBaseLinker.build(kb_name, model, reference, n_trees=n_trees, seed=seed, build_precision=build_precision)
+        save_linker(linker, output)
+    block = {k: v for k, v in encoder_block(output).items() if k != "@architectures"}
+    stats = {"kb": kb_name, "names_file": str(names), "encoder": str(encoder), "names": len(reference),
+             "entities": reference.n_entities, "encoder_config": block, "build_precision": build_precision,
+             "seconds": round(time.monotonic() - start, 2)}
+    (output / "build_stats.json").write_text(json.dumps(stats, indent=2), encoding="utf8")
+    print(f"build-kb: {len(reference):,} names of {reference.n_entities:,} entities indexed as '{kb_name}' in "
+          f"{stats['seconds']} s -> {output}")
+    print(f"Use it: nlp.add_pipe(\"nseen_linker\", config={{\"kbs\": {{\"LABEL\": \"{kb_name}\"}}, "
+          f"\"encoder\": spacy_nseen.encoder_block(\"{output}\")}}), then initialize it with "
+          f"linkers={{\"{kb_name}\": \"{output}\"}}")

@@ -1,0 +1,56 @@
+"""`python -m spacy_nseen train-encoder NAMES.tsv OUTPUT`: an encoder trained on your own names."""
+import json
+import time
+from pathlib import Path
+
+import torch
+import typer
+
+from ..encoder_io import save_encoder
+from ..names_tsv import read_names_tsv
+from ..names_training import train_encoder_on_names
+from ..progress import Progress
+from ..siamese_training import StepStats, TrainingSettings
+from . import app
+from .errors import reported_errors
+
+
+@app.command("train-encoder")
+def train_encoder(
+    names: Path = typer.Argument(..., help="Names file: kb_id<TAB>name[<TAB>kind] per line (header optional)"),
+    output: Path = typer.Argument(..., help="Encoder directory to write (give it to build-kb --encoder)"),
+    max_steps: int = typer.Option(1000, "--max-steps", help="Optimisation steps over all rounds (the same encoder on any machine)"),
+    rounds: int = typer.Option(2, "--rounds", help="Rounds; the nearest names of other entities are added as negatives after each but the last"),
+    depth: int = typer.Option(2, "--depth", help="BiLSTM layers (the project's trained encoders: 2; the paper: 4)"),
+    hidden_width: int = typer.Option(64, "--hidden-width", help="LSTM width per direction"),
+    char_width: int = typer.Option(48, "--char-width", help="Character embedding width"),
+    output_width: int = typer.Option(128, "--output-width", help="Embedding width"),
+    vocab_size: int = typer.Option(512, "--vocab-size", help="Character table size"),
+    max_length: int = typer.Option(64, "--max-length", help="Characters kept per name"),
+    batch_pairs: int = typer.Option(256, "--batch-pairs", help="Labelled pairs per step"),
+    learning_rate: float = typer.Option(2e-3, "--learning-rate", help="AdamW learning rate"),
+    threads: int = typer.Option(1, "--threads", help="torch threads"),
+    seed: int = typer.Option(0, "--seed", help="Random seed"),
+) -> None:
+    """Train a Siamese character encoder (NSEEN) on the names of your knowledge base."""
+    torch.set_num_threads(threads)
+    start = time.monotonic()
+    config = dict(vocab_size=vocab_size, char_width=char_width, hidden_width=hidden_width, depth=depth,
+                  output_width=output_width, dropout=0.0, pooling="max", max_length=max_length)
+    with reported_errors():
+        reference = read_names_tsv(names)
+    settings = TrainingSettings(batch_pairs=batch_pairs, learning_rate=learning_rate, seed=seed)
+    with Progress("training", total=max_steps, unit="steps") as bar:
+        def on_step(stats: StepStats) -> None:
+            bar.update(1, loss=f"{stats.loss:.4f}")
+
+        result = train_encoder_on_names(reference, config, max_steps=max_steps, rounds=rounds, settings=settings,
+                                        on_step=on_step)
+    save_encoder(result.encoder, output)
+    summary = {"names_file": str(names), "names": len(reference), "entities": reference.n_entities,
+               "encoder": config, "max_steps": max_steps, "pairs": result.pair_counts, "rounds": result.rounds,
+               "seed": seed, "seconds": round(time.monotonic() - start, 1)}
+    (output / "training_summary.json").write_text(json.dumps(summary, indent=2), encoding="utf8")
+    last = result.rounds[-1]
+    print(f"train-encoder: {len(reference):,} names of {reference.n_entities:,} entities, {max_steps} steps, "
+          f"last round's mean loss {last['mean_loss']:.4f}, {summary['seconds']} s -> {output}")

@@ -1,0 +1,80 @@
+"""The README's code runs as written: its own-knowledge-base section (commands and code) on the shipped example,
+and its other Python blocks against the demo pipeline that `bash scripts/demo.sh` installs."""
+import importlib.util
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+
+import spacy_nseen
+
+REPO = Path(__file__).resolve().parents[1]
+README = (REPO / "README.md").read_text(encoding="utf8")
+OWN_KB = "## Your own knowledge base"
+DEMO_PACKAGE = "en_nseen_bio_demo"
+DEMO_LINKERS = REPO / "training_output" / "demo" / "linkers"
+
+
+def blocks(text: str, language: str) -> List[str]:
+    """RETURNS (List[str]): the fenced code blocks of one language ("" for plain fences), in order."""
+    found: List[str] = []
+    current: Optional[List[str]] = None
+    current_language = ""
+    for line in text.splitlines(keepends=True):
+        if line.startswith("```"):
+            if current is None:
+                current, current_language = [], line[3:].strip()
+            else:
+                if current_language == language:
+                    found.append("".join(current))
+                current = None
+        elif current is not None:
+            current.append(line)
+    return found
+
+
+def section(title: str) -> str:
+    """RETURNS (str): the README text from a `## ` title to the next `## ` title."""
+    start = README.index(title)
+    end = README.find("\n## ", start + len(title))
+    return README[start:] if end < 0 else README[start:end]
+
+
+def run_python(code: str, cwd: Path) -> str:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(Path(spacy_nseen.__file__).resolve().parents[1])}
+    result = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, f"README block failed:\n{code}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+@pytest.mark.slow
+def test_the_own_knowledge_base_section_runs_as_written(tmp_path):
+    text = section(OWN_KB)
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    commands = [line for block in blocks(text, "bash") for line in block.splitlines() if line.strip()]
+    assert len(commands) == 2
+    for command in commands:
+        args = shlex.split(command)
+        assert args[:3] == ["python", "-m", "spacy_nseen"], command
+        run_python(f"import sys; from spacy_nseen.__main__ import main; sys.argv = {args[2:]!r}; main()", tmp_path)
+    (code,) = blocks(text, "python")
+    printed = run_python(code, tmp_path)
+    expected = next(b for b in blocks(text, "") if b.startswith("HeLa"))
+    assert [line.split()[:-1] for line in printed.splitlines()] == [line.split()[:-1] for line in expected.splitlines()]
+
+
+@pytest.mark.skipif(importlib.util.find_spec(DEMO_PACKAGE) is None or not DEMO_LINKERS.is_dir(),
+                    reason=f"the demo pipeline is not built: run `bash scripts/demo.sh` (it installs {DEMO_PACKAGE})")
+def test_the_usage_examples_run_against_the_demo_pipeline(tmp_path):
+    (tmp_path / "training_output").symlink_to(REPO / "training_output")
+    before_own_kb = README[: README.index(OWN_KB)]
+    codes = blocks(before_own_kb, "python")
+    assert len(codes) == 2
+    for code in codes:
+        assert run_python(code, tmp_path).strip()
