@@ -1,0 +1,87 @@
+"""Engines that run shard tasks: in this process, or in a pool of local processes. Each yields results in
+completion order and keeps only a few tasks in flight, so a corpus of any size streams through.
+(`distributed.py` adds a Dask cluster.)"""
+import multiprocessing
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Iterable, Iterator, Optional, Protocol, Set
+
+from .worker import ShardResult, ShardTask, annotate_shard
+
+IN_FLIGHT_PER_WORKER = 2
+
+
+class Engine(Protocol):
+    """Runs `annotate_shard` over tasks."""
+
+    n_workers: int
+
+    def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
+        """YIELDS (ShardResult): One result per task, in completion order."""
+        ...
+
+    def close(self) -> None:
+        """Release the workers."""
+        ...
+
+
+class InProcessEngine:
+    """Annotate in the calling process (the pipeline is loaded once, on the first shard).
+
+    pipeline (str): Package name or path.
+    output_format (str): `jsonl` or `bioc-xml`.
+    batch_size (int): Docs per `nlp.pipe` batch.
+    """
+
+    n_workers = 1
+
+    def __init__(self, pipeline: str, output_format: str = "jsonl", batch_size: int = 64) -> None:
+        self.pipeline, self.output_format, self.batch_size = pipeline, output_format, batch_size
+
+    def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
+        for task in tasks:
+            yield annotate_shard(self.pipeline, task, self.output_format, self.batch_size)
+
+    def close(self) -> None:
+        pass
+
+
+class ProcessPoolEngine:
+    """Annotate in `n_workers` spawned processes, each loading the pipeline once and using one torch thread
+    (memory-mapped indexes are shared between them through the page cache).
+
+    pipeline (str): Package name or path.
+    n_workers (int): Processes.
+    output_format (str): `jsonl` or `bioc-xml`.
+    batch_size (int): Docs per `nlp.pipe` batch.
+    """
+
+    def __init__(self, pipeline: str, n_workers: int, output_format: str = "jsonl", batch_size: int = 64) -> None:
+        if n_workers < 1:
+            raise ValueError(f"n_workers must be at least 1, not {n_workers}")
+        self.pipeline, self.n_workers = pipeline, n_workers
+        self.output_format, self.batch_size = output_format, batch_size
+        self._pool: Optional[ProcessPoolExecutor] = ProcessPoolExecutor(
+            max_workers=n_workers, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
+        assert self._pool is not None, "engine closed"
+        pending: Set[Future] = set()
+        limit = IN_FLIGHT_PER_WORKER * self.n_workers
+        for task in tasks:
+            pending.add(self._pool.submit(annotate_shard, self.pipeline, task, self.output_format, self.batch_size, 1))
+            while len(pending) >= limit:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (f.result() for f in done)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            yield from (f.result() for f in done)
+
+    def worker_pids(self) -> Set[int]:
+        """RETURNS (Set[int]): The process ids of the pool's workers (started so far)."""
+        return set(getattr(self._pool, "_processes", {}) or {})
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
