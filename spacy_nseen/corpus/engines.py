@@ -2,10 +2,11 @@
 completion order and keeps only a few tasks in flight, so a corpus of any size streams through.
 (`distributed.py` adds a Dask cluster.)"""
 import multiprocessing
+import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Iterable, Iterator, Optional, Protocol, Set
 
-from .worker import ShardResult, ShardTask, annotate_shard
+from .worker import ShardResult, ShardTask, annotate_shard, load_pipeline
 
 IN_FLIGHT_PER_WORKER = 2
 
@@ -45,23 +46,42 @@ class InProcessEngine:
         pass
 
 
+START_METHODS = ("fork", "spawn")
+
+
+def default_start_method() -> str:
+    """RETURNS (str): `fork` where the platform offers it (Linux), else `spawn`."""
+    return "fork" if sys.platform.startswith("linux") else "spawn"
+
+
 class ProcessPoolEngine:
-    """Annotate in `n_workers` spawned processes, each loading the pipeline once and using one torch thread
-    (memory-mapped indexes are shared between them through the page cache).
+    """Annotate in `n_workers` processes using one torch thread each.
+
+    With `fork`, this process loads the pipeline once (without running it, so no thread pool exists yet)
+    and the workers inherit it: its arrays and weights stay shared, copy-on-write, and a worker costs little
+    more than its working memory. With `spawn`, each worker loads the pipeline itself (only memory-mapped
+    index files are shared, through the page cache).
 
     pipeline (str): Package name or path.
     n_workers (int): Processes.
     output_format (str): `jsonl` or `bioc-xml`.
     batch_size (int): Docs per `nlp.pipe` batch.
+    start_method (Optional[str]): `fork` or `spawn` (default: `default_start_method()`).
     """
 
-    def __init__(self, pipeline: str, n_workers: int, output_format: str = "jsonl", batch_size: int = 64) -> None:
+    def __init__(self, pipeline: str, n_workers: int, output_format: str = "jsonl", batch_size: int = 64,
+                 start_method: Optional[str] = None) -> None:
         if n_workers < 1:
             raise ValueError(f"n_workers must be at least 1, not {n_workers}")
-        self.pipeline, self.n_workers = pipeline, n_workers
+        start_method = start_method or default_start_method()
+        if start_method not in START_METHODS:
+            raise ValueError(f"start_method {start_method!r}: use one of {START_METHODS}")
+        self.pipeline, self.n_workers, self.start_method = pipeline, n_workers, start_method
         self.output_format, self.batch_size = output_format, batch_size
+        if start_method == "fork":
+            load_pipeline(pipeline, n_threads=1)
         self._pool: Optional[ProcessPoolExecutor] = ProcessPoolExecutor(
-            max_workers=n_workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=n_workers, mp_context=multiprocessing.get_context(start_method)
         )
 
     def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
