@@ -117,6 +117,8 @@ def annotate_corpus(input_path: PathLike, output_dir: PathLike, pipeline: str, *
     }
     store = ShardStore(output_dir, settings, overwrite=overwrite)
     own_engine = engine is None
+    if engine is not None and engine.output_format != output_format:
+        raise ValueError(f"the engine writes {engine.output_format!r} but output_format is {output_format!r}")
     engine = engine or InProcessEngine(pipeline, output_format, batch_size)
     total = count_items(input_path, resolved_format) if progress else None
     start = time.perf_counter()

@@ -15,6 +15,7 @@ class Engine(Protocol):
     """Runs `annotate_shard` over tasks."""
 
     n_workers: int
+    output_format: str
 
     def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
         """YIELDS (ShardResult): One result per task, in completion order."""

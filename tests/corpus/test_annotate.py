@@ -5,6 +5,7 @@ import pytest
 
 from spacy_nseen.corpus.annotate import annotate_corpus
 from spacy_nseen.corpus.bioc import read_bioc_xml
+from spacy_nseen.corpus.engines import InProcessEngine
 from spacy_nseen.corpus.errors import CorpusError
 
 from corpus_support import read_shards
@@ -68,3 +69,6 @@ def test_bad_arguments(tmp_path: Path, tiny_pipeline: str, write_jsonl):
         annotate_corpus(corpus, tmp_path / "o", tiny_pipeline, output_format="csv")
     with pytest.raises(ValueError, match="shard_size"):
         annotate_corpus(corpus, tmp_path / "o", tiny_pipeline, shard_size=0)
+    engine = InProcessEngine(tiny_pipeline, output_format="bioc-xml")
+    with pytest.raises(ValueError, match="engine writes 'bioc-xml' but output_format is 'jsonl'"):
+        annotate_corpus(corpus, tmp_path / "o", tiny_pipeline, engine=engine)
