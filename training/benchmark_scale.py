@@ -89,9 +89,13 @@ def measure(name: str, engine: Engine, pids: Callable[[], Iterable[int]], corpus
     }
 
 
-def total_pss(run: Dict[str, Any]) -> float:
-    """RETURNS (float): PSS of the driver and all workers of a run, MB (a forked driver shares the pipeline)."""
-    return run["driver"]["pss"] + sum(w["pss"] for w in run["workers"] + run["helpers"])
+def total_pss(run: Dict[str, Any], with_driver: bool = True) -> float:
+    """PSS of a run's workers and helper processes, MB.
+
+    with_driver (bool): Add the driver: a forking driver holds the pipeline the workers share; a spawning
+        one does not need it (in this benchmark it still holds the 1-process run's copy, so leave it out).
+    """
+    return (run["driver"]["pss"] if with_driver else 0.0) + sum(w["pss"] for w in run["workers"] + run["helpers"])
 
 
 def projection(per_worker: float, pss_first: float, pss_added: float, hours: float, workers_per_machine: int) -> Dict[str, Any]:
@@ -128,7 +132,7 @@ def report(results: Dict[str, Any]) -> str:
         f"- Memory: 1 worker {f['pss_one_worker_mb']} MB PSS; the second worker adds {f['pss_added_worker_mb']} MB "
         f"(PSS of driver + 2 forked workers − PSS of the 1-process run) = {f['added_worker_ratio']} of the first (target ≤ 0.6); "
         f"with spawned workers, which each load the pipeline, {f['pss_added_worker_spawn_mb']} MB = {f['added_worker_ratio_spawn']}. "
-        f"The Dask run's nanny processes: {', '.join(str(h['pss']) for h in results['runs'].get('local Dask cluster, 2 workers', {}).get('helpers', [])) or '-'} MB PSS each.",
+        f"Dask nanny processes apart from the driver: {', '.join(str(h['pss']) for h in results['runs'].get('local Dask cluster, 2 workers', {}).get('helpers', [])) or 'none (a local cluster runs them in the driver)'}.",
         f"- Outputs identical to the 1-process run: {f['outputs_identical']}.",
         f"- Projection for {p['captions']:,} captions at {p['texts_per_second_per_worker']} texts/s per worker: "
         f"{p['hours_on_this_machine_2_workers']} h on this machine (2 workers); within {p['deadline_hours']} h: "
@@ -200,7 +204,7 @@ def main(
         pss_one = one["driver"]["pss"]  # the one process is driver and worker
         pss_added = round(total_pss(two) - pss_one, 1)
         spawn = runs["2 processes (spawn)"]
-        pss_added_spawn = round(total_pss(spawn) - pss_one, 1)
+        pss_added_spawn = round(total_pss(spawn, with_driver=False) - pss_one, 1)
         cluster_run = runs.get("local Dask cluster, 2 workers")
         per_worker = (cluster_run or two)["texts_per_second"] / 2
         max_load = max(max(r["load_average_before"][0], r["load_average_after"][0]) for r in runs.values())

@@ -17,7 +17,7 @@ def test_projection_for_30_million_captions():
 
 def test_total_pss_counts_driver_workers_and_helpers():
     run = {"driver": {"pss": 10.0}, "workers": [{"pss": 100.0}, {"pss": 50.0}], "helpers": [{"pss": 5.0}]}
-    assert total_pss(run) == 165.0
+    assert total_pss(run) == 165.0 and total_pss(run, with_driver=False) == 155.0
 
 
 def test_headline_key_is_merged(tmp_path: Path):
