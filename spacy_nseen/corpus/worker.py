@@ -1,0 +1,93 @@
+"""The unit of work of every engine: annotate one shard of records with a pipeline loaded once per process."""
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from spacy.language import Language
+
+from .bioc import bioc_xml
+from .doc_output import annotated_record
+from .records import BadRecord, TextRecord
+
+OUTPUT_FORMATS = ("jsonl", "bioc-xml")
+_PIPELINES: Dict[str, Language] = {}
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    """One shard: consecutive corpus items from position `index * shard_size`.
+
+    index (int): The shard number.
+    records (List[TextRecord]): Its readable records, in corpus order.
+    bad (List[BadRecord]): Its bad records.
+    """
+
+    index: int
+    records: List[TextRecord]
+    bad: List[BadRecord] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ShardResult:
+    """A shard's output text (the whole file) and its counts (`texts`, `entities`, `linked` per KB prefix,
+    `unlinked`, `bad_records`)."""
+
+    index: int
+    payload: str
+    stats: Dict[str, Any]
+
+
+def load_pipeline(name: str, n_threads: Optional[int] = None) -> Language:
+    """Load a pipeline once per process (a package name or a path) and keep it.
+
+    name (str): What `spacy.load` takes.
+    n_threads (Optional[int]): Set torch's intra-op threads (1 for one worker per core).
+    RETURNS (Language): The pipeline.
+    """
+    if name not in _PIPELINES:
+        import spacy
+
+        if n_threads is not None:
+            import torch
+
+            torch.set_num_threads(n_threads)
+        _PIPELINES[name] = spacy.load(name)
+    return _PIPELINES[name]
+
+
+def annotate_shard(pipeline: str, task: ShardTask, output_format: str = "jsonl", batch_size: int = 64,
+                   n_threads: Optional[int] = None) -> ShardResult:
+    """Annotate one shard.
+
+    pipeline (str): The pipeline's package name or path (loaded once per process).
+    task (ShardTask): The shard.
+    output_format (str): `jsonl` or `bioc-xml`.
+    batch_size (int): Docs per `nlp.pipe` batch.
+    n_threads (Optional[int]): torch threads, set when the pipeline is first loaded.
+    RETURNS (ShardResult): The shard's file text and counts.
+    """
+    if output_format not in OUTPUT_FORMATS:
+        raise ValueError(f"output format {output_format!r}: use one of {OUTPUT_FORMATS}")
+    nlp = load_pipeline(pipeline, n_threads)
+    docs = nlp.pipe((r.text for r in task.records), batch_size=batch_size)
+    annotated = [annotated_record(record, doc) for record, doc in zip(task.records, docs)]
+    linked: Counter = Counter()
+    unlinked = 0
+    for entity in (e for a in annotated for e in a["entities"]):
+        if entity.get("kb_id"):
+            linked[entity["kb_id"].split(":", 1)[0]] += 1
+        elif entity.get("kb_candidates") is not None:
+            unlinked += 1
+    if output_format == "jsonl":
+        payload = "".join(json.dumps(a, ensure_ascii=False) + "\n" for a in annotated)
+    else:
+        payload = bioc_xml(annotated)
+    stats = {
+        "texts": len(annotated),
+        "entities": sum(len(a["entities"]) for a in annotated),
+        "linked": dict(sorted(linked.items())),
+        "unlinked": unlinked,
+        "bad_records": [b.to_dict() for b in task.bad],
+    }
+    return ShardResult(task.index, payload, stats)
