@@ -209,7 +209,7 @@ def write_markdown(results: Dict[str, Any], path: Path) -> None:
         f"**Accuracy over covered organisms: {r['organism_accuracy']:.4f}** "
         f"(always human: {r['always_human_accuracy']:.4f}); mentions of other organisms assigned an "
         f"organism outside the covered set: {r['other_predicted_outside_covered']:.4f}.", "",
-        f"Speed: {r["captions_per_second"]} captions per CPU-second (assignment only, one process; CPU time, as the machine was shared).", "",
+        f"Speed: {r['captions_per_second']} captions per CPU-second (assignment only, one process).", "",
         "Confusion (rows: gold organism, columns: assigned; per occurrence):", "",
         "| gold \\ assigned | " + " | ".join(f"{c} ({organism_name(int(c)) if c.isdigit() else c})"
                                            for c in cols) + " | accuracy |",
