@@ -118,13 +118,13 @@ def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapp
                 if any(sp is None for sp in spans):
                     raise BioIDFormatError(f"{cap.caption_id}: a gold mention is not a character span.")
                 doc.ents = spacy.util.filter_spans(spans)
-                start = time.perf_counter()
+                start = time.process_time()
                 result = assigner.assign(doc, spans, organisms=organisms, article_counts=article)
             else:
-                start = time.perf_counter()
+                start = time.process_time()
                 result = assigner.assign_text(cap.text, [(m.start, m.end) for m, _ in mentions],
                                               organisms=organisms, article_counts=article)
-            seconds += time.perf_counter() - start
+            seconds += time.process_time() - start
             for (m, gold), pred in zip(mentions, result.spans):
                 n_mentions += 1
                 gold_t = gold_taxa(gold, taxa)
@@ -158,6 +158,25 @@ def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapp
     }
 
 
+def held_out_captions(captions: Sequence[Caption], spec: str) -> List[Caption]:
+    """Keep the captions of the dev articles of `training.ner_corpus` ("FRACTION:SEED", e.g. "0.1:0").
+
+    RETURNS (List[Caption]): The captions of the held-out articles, in order.
+    """
+    from training.ner_corpus import split_articles
+
+    fraction, sep, seed = spec.partition(":")
+    try:
+        dev_fraction, dev_seed = float(fraction), int(seed)
+    except ValueError:
+        raise ValueError(f"--held-out expects FRACTION:SEED such as 0.1:0, got {spec!r}") from None
+    if not sep or not 0 < dev_fraction < 1:
+        raise ValueError(f"--held-out expects FRACTION:SEED with 0 < FRACTION < 1, got {spec!r}")
+    _, dev = split_articles(list(group_by_article(captions)), dev_fraction, dev_seed)
+    keep = set(dev)
+    return [c for c in captions if c.pmc_id in keep]
+
+
 def parse_settings(spec: str) -> AssignerSettings:
     """Parse 'key=value,key=value' into AssignerSettings (numbers only)."""
     values: Dict[str, Any] = {}
@@ -183,12 +202,14 @@ def write_markdown(results: Dict[str, Any], path: Path) -> None:
     lines = [
         "# Organism assignment on gold UniProt mentions", "",
         f"Command: `{r['command']}`", "",
-        f"Documents: {r['documents']}; {r['counts']['uniprot_mentions']} UniProt mentions, "
+        f"Documents: {r['documents']}"
+        + (f", held-out dev articles {r['held_out']}" if r.get("held_out") else "")
+        + f" ({r['counts']['articles']} articles); {r['counts']['uniprot_mentions']} UniProt mentions, "
         f"{r['counts']['covered']} of a covered organism ({', '.join(map(str, COVERED))}).", "",
         f"**Accuracy over covered organisms: {r['organism_accuracy']:.4f}** "
         f"(always human: {r['always_human_accuracy']:.4f}); mentions of other organisms assigned an "
         f"organism outside the covered set: {r['other_predicted_outside_covered']:.4f}.", "",
-        f"Speed: {r['captions_per_second']} captions/s (assignment only, one process).", "",
+        f"Speed: {r['captions_per_second']} captions per CPU-second (assignment only, one process).", "",
         "Confusion (rows: gold organism, columns: assigned; per occurrence):", "",
         "| gold \\ assigned | " + " | ".join(f"{c} ({organism_name(int(c)) if c.isdigit() else c})"
                                            for c in cols) + " | accuracy |",
@@ -212,6 +233,9 @@ def main(
     taxa_tsv: Optional[Path] = typer.Option(None, "--taxa", help="Extra kb_id<TAB>taxon_id TSV"),
     output: Path = typer.Option(Path("results/organisms"), "--output", help="Output directory"),
     documents: str = typer.Option("all", "--documents", help="all, even or odd (pmc_id parity)"),
+    held_out: Optional[str] = typer.Option(
+        None, "--held-out", help="FRACTION:SEED: only the dev articles that training.ner_corpus holds out "
+                                 "with --dev-fraction FRACTION --seed SEED (e.g. 0.1:0)"),
     settings: str = typer.Option("", "--set", help="Assigner settings, e.g. near_weight=8,form_weight=0.5"),
     no_article: bool = typer.Option(False, "--no-article", help="Don't use the other captions"),
     headline: Optional[Path] = typer.Option(None, "--headline",
@@ -231,13 +255,16 @@ def main(
         if taxa_tsv is not None:
             taxa.update(read_taxa(taxa_tsv, "kb_id", "taxon_id"))
         caps = select_documents(read_captions(captions, mentions), documents)
+        if held_out is not None:
+            caps = held_out_captions(caps, held_out)
     except (BioIDFormatError, ValueError) as e:
         msg.fail(str(e), exits=1)
     table = CellLineTable.from_disk(cell_lines) if cell_lines is not None else None
     assigner_settings = parse_settings(settings)
     assigner = OrganismAssigner(assigner_settings, cell_lines=table)
     results = evaluate(caps, assigner, taxa, use_article=not no_article)
-    results.update({"command": command, "documents": documents, "captions": str(captions),
+    results.update({"command": command, "documents": documents, "held_out": held_out,
+                    "captions": str(captions),
                     "mentions": str(mentions), "cell_lines": str(cell_lines) if cell_lines else None,
                     "use_article": not no_article, "settings": asdict(assigner_settings)})
     output.mkdir(parents=True, exist_ok=True)

@@ -39,7 +39,8 @@ STOP_KEYS: Set[str] = {
     "rna", "sirna", "shrna", "mrna", "total", "ip", "ib", "wb", "if", "ihc", "fitc", "mean", "sd", "sem",
     # immune and other cell types that share a name with a cell line (`NK cells`, `Th1 cells`)
     "th1", "th2", "th9", "th17", "tfh", "treg", "tregs", "nk", "nkt", "dc", "dcs", "ilc2", "ilc3", "cd4",
-    "cd8", "b1", "m1", "m2", "es", "ips", "oe", "rs", "bimel", "s2",
+    "cd8", "b1", "m1", "m2", "es", "ips", "oe", "rs", "bimel", "s2", "mast", "scc", "stem", "germ", "tumor",
+    "tumour", "cancer", "immune", "blood", "muscle", "islet", "glia", "glial", "neuron", "neurons",
 }
 # Short names read as cell lines without "cells" after them.
 ALWAYS_CELL_LINES: Set[str] = {"cho", "hek", "cos", "nrk", "rko", "3t3", "mdck", "k562", "hela"}

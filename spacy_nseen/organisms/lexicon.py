@@ -175,7 +175,7 @@ METHOD_AFTER: Pattern[str] = re.compile(
 GENOTYPES: Tuple[Tuple[Tuple[str, ...], Pattern[str], int, float, str], ...] = (
     (("Δ", "∆", "delta"), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
      "yeast deletion"),
-    (("/f", "flox"), re.compile(r"\b(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),
+    (("/f", "flox"), re.compile(r"(?<![A-Za-z])(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),
     (("/−", "/-", "/–"), re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[−–-]/[−–-]|\+/[−–-])"), MOUSE, 0.4,
      "knockout"),
 )

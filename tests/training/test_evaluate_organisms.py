@@ -1,38 +1,65 @@
-"""training.evaluate with organism evidence: occurrences linked with their organism, per-organism Hits@1."""
-import sys
+import json
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from spacy_nseen.kb_linker import KnowledgeBaseLinker  # noqa: E402
-from spacy_nseen.organism_ranking import OrganismContext  # noqa: E402
-from spacy_nseen.reference_set import ReferenceSet  # noqa: E402
-from test_organism_ranking import MOUSE, ROWS, TAXA, YEAST  # noqa: E402
-from training.bioid import Mention, Query  # noqa: E402
-from training.evaluate import LinkerRanker, evaluate_rankers  # noqa: E402
+from spacy_nseen.organisms.assign import OrganismAssigner
+from training.bioid import Caption, Mention
+from training.evaluate_organisms import evaluate, gold_taxa, held_out_captions, read_taxa
+from training.headline_merge import merge_headline
 
 
-def query(text: str, gold: str, caption: str) -> Query:
-    mention = Mention("train", "PMC1", caption, "a1", 0, len(text), text, "protein", (gold,))
-    return Query(text, frozenset({gold}), mention)
+def caption(pmc_id, cid, text, mentions):
+    out = Caption("train", pmc_id, cid, text)
+    for m, acc in mentions:
+        start = text.index(m)
+        out.mentions.append(Mention("train", pmc_id, cid, "1", start, start + len(m), m, "protein",
+                                    (f"Uniprot:{acc}",)))
+    return out
 
 
-@pytest.fixture(scope="module")
-def multi_linker(toy_encoder) -> KnowledgeBaseLinker:
-    return KnowledgeBaseLinker.build("uniprot", toy_encoder, ReferenceSet.from_rows(ROWS, TAXA), n_trees=5, seed=0)
+TAXA = {"P04637": 9606, "P02340": 10090, "P19882": 559292, "Q9XXX1": 7955}
 
 
-def test_organism_evidence_moves_occurrences_and_is_broken_down(multi_linker: KnowledgeBaseLinker) -> None:
-    queries = [query("Cdc42", "UniProt:P19073", "c1"), query("Cdc42", "UniProt:P60766", "c2")]
-    contexts = {"c1": OrganismContext(YEAST, 1.0), "c2": OrganismContext(MOUSE, 1.0)}
-    labels = {"UniProt:P19073": "yeast", "UniProt:P60766": "mouse"}
-    rankers = [LinkerRanker(multi_linker), LinkerRanker(multi_linker, name="nseen_species_blind", organisms=False)]
-    results = evaluate_rankers(queries, set(TAXA), rankers, ks=(1,),
-                               organism_of=lambda q: contexts[q.mention.caption_id],
-                               gold_taxon=lambda q: labels[next(iter(q.gold))])
-    aware, blind = results["systems"]["nseen"], results["systems"]["nseen_species_blind"]
-    assert aware["per_occurrence"]["hits@1"] == 1.0
-    assert blind["per_occurrence"]["hits@1"] == 0.5  # one string, one answer for both organisms
-    assert aware["per_organism_hits@1"] == {"mouse": {"queries": 1, "hits@1": 1.0}, "yeast": {"queries": 1, "hits@1": 1.0}}
+def test_gold_taxa():
+    assert gold_taxa(frozenset({"UniProt:P04637", "UniProt:Q0"}), TAXA) == (9606, "other")
+
+
+def test_evaluate_counts_and_confusion():
+    caps = [caption("2", "2 Figure_1-A", "Mouse Trp53 and TP53 in HeLa.", [("Trp53", "P02340"), ("TP53", "P04637")]),
+            caption("2", "2 Figure_1-B", "Lysates of mice.", []),
+            caption("3", "3 Figure_1-A", "Zebrafish sox2.", [("sox2", "Q9XXX1")])]
+    result = evaluate(caps, OrganismAssigner(), TAXA)
+    assert result["counts"]["covered"] == 2 and result["counts"]["other"] == 1
+    assert result["confusion"]["10090"] == {"10090": 1}
+    assert result["confusion"]["other"] == {"other": 1}  # zebrafish assigned: outside the covered set
+    assert result["organism_accuracy"] == pytest.approx(sum(
+        r["accuracy"] * r["mentions"] for k, r in result["per_organism"].items() if k != "other") / 2)
+    fast = evaluate(caps, OrganismAssigner(), TAXA, build_docs=False)
+    assert fast["confusion"] == result["confusion"]
+
+
+def test_read_taxa(tmp_path):
+    path = tmp_path / "taxa.tsv"
+    path.write_text("kb_id\ttaxon_id\nUniProt:P1\t4932\n", encoding="utf8")
+    assert read_taxa(path, "kb_id", "taxon_id") == {"P1": 559292}
+    path.write_text("kb_id\ttaxon_id\nP1\tx\n", encoding="utf8")
+    with pytest.raises(ValueError, match="bad taxon"):
+        read_taxa(path, "kb_id", "taxon_id")
+
+
+def test_held_out_captions():
+    caps = [caption(str(i), f"{i} Figure_1-A", "text", []) for i in range(20)]
+    dev = held_out_captions(caps, "0.1:0")
+    assert len({c.pmc_id for c in dev}) == 2
+    with pytest.raises(ValueError):
+        held_out_captions(caps, "0.1")
+
+
+def test_merge_headline(tmp_path: Path):
+    path = tmp_path / "headline.json"
+    path.write_text(json.dumps({"chebi_hits1": 0.7}), encoding="utf8")
+    merged = merge_headline(path, {"organism_accuracy": {"value": 0.8, "command": "python -m x"}})
+    assert merged == json.loads(path.read_text()) and merged["chebi_hits1"] == 0.7
+    with pytest.raises(ValueError, match="number"):
+        merge_headline(path, {"x": {"value": "high"}})

@@ -1,0 +1,77 @@
+import pytest
+import spacy
+
+from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return spacy.blank("en")
+
+
+def doc_with(nlp, text, mentions):
+    doc = nlp.make_doc(text)
+    spans = [doc.char_span(text.index(m), text.index(m) + len(m), label="PROTEIN") for m in mentions]
+    doc.ents = spans
+    return doc
+
+
+def test_nearby_word_beats_caption(nlp):
+    doc = doc_with(nlp, "Human cells were used. Mouse Trp53 and TP53 were compared.", ["Trp53", "TP53"])
+    result = OrganismAssigner().assign(doc)
+    mouse, human = result.spans
+    assert mouse.taxon == 10090
+    assert mouse.evidence[0] == "word 'Mouse' next to the mention → 10090"
+    assert human.taxon == 10090  # same sentence, the nearby word qualifies both
+    assert set(result.organisms) == {9606, 10090}
+
+
+def test_cell_line_and_article(nlp, cell_lines):
+    assigner = OrganismAssigner(cell_lines=cell_lines)
+    doc = doc_with(nlp, "NIH 3T3 cells expressing Akt.", ["Akt"])
+    assert assigner.assign(doc).spans[0].taxon == 10090
+    plain = doc_with(nlp, "Lysates were blotted for AKT1.", ["AKT1"])
+    assert assigner.assign(plain).spans[0].taxon == 9606  # the prior and the human-like form
+    with_article = assigner.assign(plain, article_texts=["Livers of rats", "rat hepatocytes"])
+    assert with_article.spans[0].taxon == 10116
+    assert any("article" in e for e in with_article.spans[0].evidence)
+
+
+def test_user_organisms_and_allowed(nlp):
+    doc = doc_with(nlp, "Yeast Cdc42 was purified.", ["Cdc42"])
+    assert OrganismAssigner().assign(doc).spans[0].taxon == 559292
+    assert OrganismAssigner().assign(doc, organisms=[10090]).spans[0].taxon == 10090
+    restricted = OrganismAssigner(allowed=[9606, 10090]).assign(doc).spans[0]
+    assert restricted.taxon is None and restricted.excluded_taxon == 559292
+    assert "not among the allowed" in restricted.evidence[-1]
+    fallback = OrganismAssigner(allowed=[9606, 10090], fallback_to_allowed=True).assign(doc).spans[0]
+    assert fallback.taxon in (9606, 10090)
+
+
+def test_zebrafish_is_known(nlp):
+    doc = doc_with(nlp, "Zebrafish embryos injected with sox2 morpholino.", ["sox2"])
+    assert OrganismAssigner().assign(doc).spans[0].taxon == 7955
+
+
+def test_deterministic_and_no_spans(nlp):
+    doc = doc_with(nlp, "HeLa and mouse cells; Akt.", ["Akt"])
+    assigner = OrganismAssigner()
+    assert assigner.assign(doc).spans[0].scores == assigner.assign(doc).spans[0].scores
+    empty = assigner.assign(nlp.make_doc("no proteins here"), [])
+    assert empty.spans == [] and empty.organisms == [9606]
+
+
+def test_bad_offsets():
+    with pytest.raises(ValueError, match="outside the text"):
+        OrganismAssigner().assign_text("short", [(0, 99)])
+
+
+def test_settings_from_dict():
+    settings = AssignerSettings.from_dict({"near_weight": 2, "prior": [[10090, 1.0]]})
+    assert settings.near_weight == 2 and settings.prior == ((10090, 1.0),)
+    with pytest.raises(ValueError, match="Unknown"):
+        AssignerSettings.from_dict({"nearby": 1})
+    with pytest.raises(ValueError, match="≥ 0"):
+        AssignerSettings(caption_weight=-1)
+    doc_prior = OrganismAssigner(settings).assign_text("Akt", [(0, 3)])
+    assert doc_prior.spans[0].taxon == 10090

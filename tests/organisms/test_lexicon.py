@@ -1,0 +1,63 @@
+from spacy_nseen.organisms.lexicon import (ECOLI, FLY, HUMAN, MOUSE, RAT, XENOPUS, YEAST, ZEBRAFISH,
+                                           canonical_taxon, find_species_words, known_taxa, mention_prefix,
+                                           organism_name, reporter_organism)
+
+
+def taxa(text):
+    return [h.taxon for h in find_species_words(text)]
+
+
+def test_words_names_and_adjectives():
+    assert taxa("Lysates of human and murine cells") == [HUMAN, MOUSE]
+    assert taxa("Mice were injected; rats were not.") == [MOUSE, RAT]
+    assert taxa("in S. cerevisiae and S.cerevisiae") == [YEAST, YEAST]
+    assert taxa("Xenopus embryos, zebrafish larvae and Drosophila") == [XENOPUS, ZEBRAFISH, FLY]
+
+
+def test_phrase_found_once_and_offsets():
+    hits = list(find_species_words("Knockout mice (C57BL/6) were used"))
+    assert [(h.start, h.end, h.taxon) for h in hits] == [(0, 13, MOUSE), (15, 22, MOUSE)]
+    assert hits[0].label == "word 'Knockout mice'"
+
+
+def test_antibody_hosts_and_methods_are_skipped():
+    assert taxa("mouse anti-FLAG and goat anti-rabbit IgG") == []
+    assert taxa("a rabbit polyclonal antibody") == []
+    assert taxa("a yeast two-hybrid screen") == []
+
+
+def test_whole_words_only():
+    assert taxa("micelles, humanized, ratio") == []
+
+
+def test_weak_words_for_expression_hosts():
+    hit = next(find_species_words("GST-Atg8 purified from E. coli"))
+    assert hit.taxon == ECOLI and hit.strength < 0.5
+
+
+def test_genotypes():
+    assert taxa("atg1Δ cells") == [YEAST]
+    assert taxa("Atg7fl/fl livers") == [MOUSE]
+    assert taxa("PS1−/− neurons") == [MOUSE]
+
+
+def test_cased_codes():
+    assert taxa("hsa-miR-21") == [HUMAN]
+    assert taxa("HSA") == []
+
+
+def test_mention_prefix():
+    assert mention_prefix("hTERT") == (HUMAN, "h")
+    assert mention_prefix("mPer2") == (MOUSE, "m")
+    assert mention_prefix("ScRad51") == (YEAST, "Sc")
+    assert mention_prefix("h-Ras") == (HUMAN, "h-")
+    for not_prefixed in ("mTOR", "mTORC1", "mRNA", "mCherry", "dNTP", "hnRNP", "p53", "m-calpain", "h"):
+        assert mention_prefix(not_prefixed) is None, not_prefixed
+
+
+def test_reporters_and_names():
+    assert reporter_organism("EGFP")[0] == 6100
+    assert reporter_organism("p53") is None
+    assert organism_name(MOUSE) == "mouse" and organism_name(123) == "taxon 123"
+    assert canonical_taxon(4932) == YEAST and canonical_taxon(9606) == HUMAN
+    assert {HUMAN, MOUSE, RAT, YEAST, ECOLI, FLY}.issubset(known_taxa())
