@@ -321,7 +321,7 @@ class NseenLinker(Pipe):
         linkers: Optional[Dict[str, str]] = None,
         encoders: Optional[Dict[str, str]] = None,
         reference_sets: Optional[Dict[str, str]] = None,
-        nil_models: Optional[Dict[str, str]] = None,
+        nil_models: Optional[Dict[str, Optional[str]]] = None,
         cell_lines: Optional[str] = None,
     ) -> None:
         """Load a trained encoder and a reference set for every reference set name, and build the indexes.
