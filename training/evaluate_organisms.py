@@ -31,7 +31,7 @@ from spacy_nseen.organisms.cell_lines import CellLineTable
 from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
 from training.bioid import BioIDFormatError, Caption, gold_ids, group_by_article, read_captions
 from training.evaluate import select_documents
-from training.headline_merge import merge_headline
+from training.headline import update_headline
 
 COVERED: Tuple[int, ...] = (9606, 10090, 10116, 559292, 83333)
 OTHER = "other"
@@ -274,8 +274,7 @@ def main(
              f"{results['counts']['covered']} covered mentions; always human "
              f"{results['always_human_accuracy']:.4f}; {results['captions_per_second']} captions/s")
     if headline is not None:
-        merge_headline(headline, {"organism_accuracy": {"value": results["organism_accuracy"],
-                                                        "command": command}})
+        update_headline(headline, {"organism_accuracy": results["organism_accuracy"]}, command)
         msg.info(f"organism_accuracy merged into {headline}")
 
 

@@ -6,7 +6,6 @@ import pytest
 from spacy_nseen.organisms.assign import OrganismAssigner
 from training.bioid import Caption, Mention
 from training.evaluate_organisms import evaluate, gold_taxa, held_out_captions, read_taxa
-from training.headline_merge import merge_headline
 
 
 def caption(pmc_id, cid, text, mentions):
@@ -56,10 +55,3 @@ def test_held_out_captions():
         held_out_captions(caps, "0.1")
 
 
-def test_merge_headline(tmp_path: Path):
-    path = tmp_path / "headline.json"
-    path.write_text(json.dumps({"chebi_hits1": 0.7}), encoding="utf8")
-    merged = merge_headline(path, {"organism_accuracy": {"value": 0.8, "command": "python -m x"}})
-    assert merged == json.loads(path.read_text()) and merged["chebi_hits1"] == 0.7
-    with pytest.raises(ValueError, match="number"):
-        merge_headline(path, {"x": {"value": "high"}})
