@@ -32,7 +32,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import spacy
 import typer
@@ -125,9 +125,26 @@ def reference_ids(linker) -> Dict[str, Set[str]]:
     return {kb: set(linker.linkers[kb].reference_set.kb_ids) for kb in linker.kb_names if kb in linker.linkers}
 
 
+def article_texts(docs: Sequence[Doc]) -> List[List[str]]:
+    """RETURNS (List[List[str]]): per doc, the texts of the other docs of its article (`user_data["pmc_id"]`)."""
+    by_article: Dict[str, List[int]] = defaultdict(list)
+    for i, doc in enumerate(docs):
+        by_article[str(doc.user_data.get("pmc_id", i))].append(i)
+    return [[docs[j].text for j in by_article[str(doc.user_data.get("pmc_id", i))] if j != i] for i, doc in enumerate(docs)]
+
+
+def with_article_texts(docs: List[Doc], texts: Optional[List[List[str]]]) -> List[Doc]:
+    """Give each doc the other texts of its article as organism evidence (`doc._.article_texts`, when the
+    pipeline's linker registers it), as a caller with whole articles would."""
+    if texts is not None and Doc.has_extension("article_texts"):
+        for doc, others in zip(docs, texts):
+            doc._.article_texts = others
+    return docs
+
+
 def bioid_views(nlp: Language, linker, gold_docs: List[Doc], pred_docs: List[Doc], mentions: List[GoldMention],
                 equiv: EquivalenceClasses, taxa: Optional[Dict[str, int]],
-                batch_size: int) -> Tuple[Dict[str, object], Dict[SpanKey, SpanOutput]]:
+                batch_size: int, article_of: Optional[List[List[str]]] = None) -> Tuple[Dict[str, object], Dict[SpanKey, SpanOutput]]:
     """The end-to-end and linking-only scores as Bio-ID's scorer counts them (span and caption level).
 
     RETURNS: the scores, and the linker's answer on every gold span (for the earlier linking-only view).
@@ -151,6 +168,8 @@ def bioid_views(nlp: Language, linker, gold_docs: List[Doc], pred_docs: List[Doc
             if label and m.key not in spans:
                 spans[m.key] = label
     span_docs, span_keys = gold_span_docs(nlp, [d.text for d in gold_docs], spans)
+    if article_of is not None:
+        with_article_texts(span_docs, [article_of[keys[0][0]] if keys else [] for keys in span_keys])
     linked: Dict[SpanKey, SpanOutput] = {}
     for doc, keys in zip(run_without_ner(nlp, span_docs, batch_size), span_keys):
         for ent, key in zip(doc.ents, keys):
@@ -253,6 +272,8 @@ def evaluate_pipeline(
     headline: Optional[Path] = typer.Option(None, "--headline", help="Merge the headline figures into this JSON "
                                                                      "(e.g. results/headline.json; needs --documents all)"),
     batch_size: int = typer.Option(64, help="Docs per batch"),
+    article_context: bool = typer.Option(True, "--article-context/--no-article-context",
+                                         help="Give each caption the other captions of its article (doc._.article_texts) as organism evidence"),
 ) -> None:
     """P/R/F of (span, id) end to end as Bio-ID scores it, beside NER-only and linking-only (gold spans) scores."""
     t0 = time.time()
@@ -278,7 +299,9 @@ def evaluate_pipeline(
 
     # end to end
     t_pipe = time.time()
-    pred_docs = list(progress_iter(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size),
+    article_of = article_texts(gold_docs) if article_context else None
+    docs = with_article_texts([nlp.make_doc(d.text) for d in gold_docs], article_of)
+    pred_docs = list(progress_iter(nlp.pipe(docs, batch_size=batch_size),
                                    "pipeline on the dev docs", total=len(gold_docs), unit="docs"))
     pipe_seconds = time.time() - t_pipe
     pred: Dict[GoldKey, str] = {}
@@ -301,7 +324,7 @@ def evaluate_pipeline(
     ner["routed"] = routed
 
     # Bio-ID scoring, and linking only on gold spans (one linker run serves both linking-only views)
-    bioid, linked = bioid_views(nlp, linker, gold_docs, pred_docs, gold_mentions, equiv, taxon_of, batch_size)
+    bioid, linked = bioid_views(nlp, linker, gold_docs, pred_docs, gold_mentions, equiv, taxon_of, batch_size, article_of)
     old_linked = {(*k, kb): o.kb_id for k, o in linked.items() if o.kb_id for kb in [kb_of(o.kb_id)] if kb}
     linking_only = link_scores({k: v for k, v in old_linked.items() if k in gold}, gold, in_kb)
 
