@@ -283,6 +283,10 @@ def main(
         help="Give the linkers each mention's organism, assigned from its caption and article (multi-organism "
              "reference sets; needs --captions), and break Hits@1 down by the gold id's organism"),
     cell_lines: Optional[Path] = typer.Option(None, "--cell-lines", help="Cell line table for --organisms"),
+    headline: Optional[Path] = typer.Option(None, "--headline", help="Write headline figures into this JSON (results/headline.json)"),
+    headline_key: Optional[List[str]] = typer.Option(
+        None, "--headline-key",
+        help="KEY=SYSTEM: the system's Hits@1 per occurrence written as KEY into --headline (repeatable)"),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant",
         help="Extra nseen system with other linker settings, e.g. 'nseen_nosparse:sparse_weight=0' (repeatable)"),
@@ -390,6 +394,17 @@ def main(
     write_markdown(results, output / "metrics.md")
     plot_hits(results, output / "hits_at_k.png")
     msg.good(f"Wrote {output}/metrics.json, metrics.md, hits_at_k.png")
+    if headline is not None and headline_key:
+        from training.headline import update_headline
+
+        values = {}
+        for spec in headline_key:
+            key, _, system = spec.partition("=")
+            if system not in results["systems"]:
+                msg.fail(f"--headline-key {spec}: no system {system!r} in this evaluation", exits=1)
+            values[key] = round(results["systems"][system]["per_occurrence"]["hits@1"], 4)
+        update_headline(headline, values, command)
+        msg.info(f"headline {values} -> {headline}")
 
 
 if __name__ == "__main__":
