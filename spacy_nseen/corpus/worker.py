@@ -56,6 +56,16 @@ def load_pipeline(name: str, n_threads: Optional[int] = None) -> Language:
     return _PIPELINES[name]
 
 
+def clear_link_caches(nlp: Language) -> None:
+    """Empty the mention caches of every linker in the pipeline, so that a shard's output depends on the
+    shard alone and not on which shards the process annotated before (scores of a mention can differ in the
+    last bits with the batch it was first encoded in)."""
+    for _, pipe in nlp.pipeline:
+        for linker in getattr(pipe, "linkers", {}).values():
+            if hasattr(linker, "clear_cache"):
+                linker.clear_cache()
+
+
 def annotate_shard(pipeline: str, task: ShardTask, output_format: str = "jsonl", batch_size: int = 64,
                    n_threads: Optional[int] = None) -> ShardResult:
     """Annotate one shard.
@@ -70,6 +80,7 @@ def annotate_shard(pipeline: str, task: ShardTask, output_format: str = "jsonl",
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output format {output_format!r}: use one of {OUTPUT_FORMATS}")
     nlp = load_pipeline(pipeline, n_threads)
+    clear_link_caches(nlp)
     docs = nlp.pipe((r.text for r in task.records), batch_size=batch_size)
     annotated = [annotated_record(record, doc) for record, doc in zip(task.records, docs)]
     linked: Counter = Counter()

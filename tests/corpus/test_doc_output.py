@@ -47,3 +47,15 @@ def test_organism_fields_only_when_registered():
     if registered and organisms_added:
         result = annotated_record(TextRecord("x", doc.text), doc)
         assert "organisms" not in result and "kb_taxon" not in entity_dict(doc.ents[0])
+
+
+def test_each_shard_starts_with_empty_link_caches(tiny_pipeline: str):
+    from spacy_nseen.corpus.worker import ShardTask, annotate_shard, load_pipeline
+
+    nlp = load_pipeline(tiny_pipeline)
+    linkers = nlp.get_pipe("nseen_linker").linkers.values()
+    nlp("FOXP2 binds caffeine")
+    assert any(linker._cache for linker in linkers)
+    result = annotate_shard(tiny_pipeline, ShardTask(0, [TextRecord("a", "water")]))
+    assert result.stats["entities"] == 1
+    assert sum(len(linker._cache) for linker in linkers) == 1  # only the shard's own mention
