@@ -7,7 +7,6 @@ import spacy
 from spacy.tokens import Doc, Span
 from thinc.api import Model
 
-from conftest import encoder_block
 from spacy_nseen.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.nil_decision import FEATURES, NilModel
 from spacy_nseen.reference_set import ReferenceSet
@@ -23,9 +22,19 @@ def multi_dir(toy_encoder: Model, tmp_path_factory) -> Path:
     return path
 
 
-def make_nlp(multi_dir: Path, **config) -> spacy.language.Language:
+@pytest.fixture
+def make_nlp(multi_dir: Path, toy_encoder_block: Dict[str, object]):
+    """A blank pipeline with an initialised nseen_linker over the multi-organism toy linker."""
+
+    def make(**config) -> spacy.language.Language:
+        return build_nlp(multi_dir, toy_encoder_block, **config)
+
+    return make
+
+
+def build_nlp(multi_dir: Path, block: Dict[str, object], **config) -> spacy.language.Language:
     nlp = spacy.blank("en")
-    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "GENE": "uniprot"}, "encoder": encoder_block(), **config})
+    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "GENE": "uniprot"}, "encoder": block, **config})
     nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}}
     nlp.initialize()
     return nlp
@@ -38,8 +47,8 @@ def protein_doc(nlp, text: str, mention: str, label: str = "PROTEIN") -> Doc:
     return doc
 
 
-def test_caption_organism_decides_between_orthologs(multi_dir: Path) -> None:
-    nlp = make_nlp(multi_dir)
+def test_caption_organism_decides_between_orthologs(make_nlp) -> None:
+    nlp = make_nlp()
     yeast = nlp(protein_doc(nlp, "Cdc42 localisation in budding yeast cells.", "Cdc42"))
     mouse = nlp(protein_doc(nlp, "Cdc42 in MEFs from knockout mice.", "Cdc42"))
     assert yeast.ents[0]._.kb_id == "UniProt:P19073" and yeast.ents[0]._.kb_taxon == YEAST
@@ -47,35 +56,35 @@ def test_caption_organism_decides_between_orthologs(multi_dir: Path) -> None:
     assert yeast.ents[0]._.kb_taxon_evidence and yeast._.organisms[0] == YEAST
 
 
-def test_user_given_organisms_and_restriction(multi_dir: Path) -> None:
-    nlp = make_nlp(multi_dir)
+def test_user_given_organisms_and_restriction(make_nlp) -> None:
+    nlp = make_nlp()
     doc = protein_doc(nlp, "Cdc42 was purified.", "Cdc42")
     doc._.organisms = [YEAST]
     assert nlp(doc).ents[0]._.kb_id == "UniProt:P19073"
-    human_only = make_nlp(multi_dir, organisms=[HUMAN])
+    human_only = make_nlp(organisms=[HUMAN])
     doc = human_only(protein_doc(human_only, "Cdc42 in mouse brain.", "Cdc42"))
     assert doc.ents[0]._.kb_id == "UniProt:P60953"
     assert all(human_only.get_pipe("nseen_linker").linkers["uniprot"].reference_set.taxon_of(c[0]) == HUMAN
                for c in doc.ents[0]._.kb_candidates)
 
 
-def test_xrefs_and_primary_xref(multi_dir: Path) -> None:
-    nlp = make_nlp(multi_dir)
+def test_xrefs_and_primary_xref(make_nlp) -> None:
+    nlp = make_nlp()
     doc = nlp(protein_doc(nlp, "TP53 in HeLa cells.", "TP53", label="GENE"))
     assert doc.ents[0]._.kb_id == "UniProt:P04637" and doc.ents[0]._.kb_xrefs == {"NCBIGene": "7157"}
-    genes = make_nlp(multi_dir, primary_xref={"GENE": "NCBIGene"})
+    genes = make_nlp(primary_xref={"GENE": "NCBIGene"})
     doc = genes(protein_doc(genes, "TP53 in HeLa cells.", "TP53", label="GENE"))
     assert doc.ents[0]._.kb_id == "NCBIGene:7157" and doc.ents[0].kb_id_ == "NCBIGene:7157"
 
 
-def test_nil_model_probability_is_the_score_and_threshold_applies(multi_dir: Path, tmp_path: Path) -> None:
+def test_nil_model_probability_is_the_score_and_threshold_applies(multi_dir: Path, tmp_path: Path, toy_encoder_block) -> None:
     weights = [0.0] * len(FEATURES)
     weights[FEATURES.index("bias")] = -4.0
     weights[FEATURES.index("exact")] = 8.0  # exact matches are right, everything else NIL
     path = tmp_path / "nil.json"
     NilModel(weights).to_disk(path)
     nlp = spacy.blank("en")
-    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot"}, "encoder": encoder_block(), "threshold": 0.5})
+    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot"}, "encoder": toy_encoder_block, "threshold": 0.5})
     nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}, "nil_models": {"uniprot": str(path)}}
     nlp.initialize()
     exact = nlp(protein_doc(nlp, "TP53 levels.", "TP53")).ents[0]
@@ -89,8 +98,8 @@ def test_nil_model_probability_is_the_score_and_threshold_applies(multi_dir: Pat
     assert again(protein_doc(again, "Flag-tagged constructs.", "Flag")).ents[0]._.kb_id is None
 
 
-def test_organism_settings_are_validated(multi_dir: Path) -> None:
+def test_organism_settings_are_validated(make_nlp) -> None:
     with pytest.raises(ValueError, match="organism_settings"):
-        make_nlp(multi_dir, organism_settings={"no_such_weight": 1.0})
+        make_nlp(organism_settings={"no_such_weight": 1.0})
     with pytest.raises(ValueError, match="organisms"):
-        make_nlp(multi_dir, organisms=[-1])
+        make_nlp(organisms=[-1])

@@ -118,7 +118,7 @@ def test_cache_size_bounds_the_cache(fresh_toy_linker):
     linker = fresh_toy_linker
     linker.settings = LinkerSettings(cache_size=2)
     linker.link(["a", "b", "c"], top_k=1)
-    assert list(linker._cache) == [("b", 1, "hybrid"), ("c", 1, "hybrid")]
+    assert list(linker._cache) == [("b", 1, "hybrid", None), ("c", 1, "hybrid", None)]  # (mention, top_k, mode, organism)
     linker.settings = LinkerSettings(cache_size=0)
     linker.clear_cache()
     linker.link(["a"], top_k=1)
@@ -194,6 +194,7 @@ def test_disk_round_trip_without_tfidf(toy_encoder, toy_reference, tmp_path):
     assert KnowledgeBaseLinker.from_disk(tmp_path).tfidf is None
 
 
+@pytest.mark.filterwarnings("ignore:.*was written with another reference.tsv.gz")  # the tampered copy: warned, then read from the TSV
 def test_load_errors(linker_dirs, tmp_path):
     with pytest.raises(ArtifactError, match="linker directory not found"):
         KnowledgeBaseLinker.from_disk(tmp_path / "missing")

@@ -68,14 +68,14 @@ def test_a_damaged_gzip_in_the_mirror_stops_the_build_without_output(mirror, tmp
     assert not [name for name in outputs(sources) if name.endswith(".part")]
     out = tmp_path / "reference"
     with pytest.raises(DataFileError) as err:
-        build_reference_sets([kb], sources, out, False)
+        build_reference_sets([kb], sources, out, False, "")
     assert Path(rel).name in str(err.value)
     assert not [name for name in outputs(out) if name.startswith(f"{kb}.tsv")], outputs(out)
 
 
 def test_the_intact_mirror_builds(mirror, tmp_path):
     fetch(["uniprot", "chebi"], tmp_path / "sources", str(mirror), "", 5.0)
-    build_reference_sets(["uniprot", "chebi"], tmp_path / "sources", tmp_path / "reference", False)
+    build_reference_sets(["uniprot", "chebi"], tmp_path / "sources", tmp_path / "reference", False, "")
     assert {"uniprot.tsv.gz", "chebi.tsv.gz"} <= set(outputs(tmp_path / "reference"))
 
 
