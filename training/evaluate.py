@@ -38,13 +38,13 @@ class LinkerRanker:
 
     def rank(self, mentions: Sequence[str], k: int, organisms: Optional[Sequence[Any]] = None) -> List[List[str]]:
         kwargs: Dict[str, Any] = {} if self.mode is None else {"mode": self.mode}
-        if organisms is not None:
-            kwargs["organisms"] = list(organisms)
         out: List[List[str]] = []
         mentions = list(mentions)
         with Progress(f"{self.name}: linking", total=len(mentions), unit="mentions") as bar:
             for start in range(0, len(mentions), LINK_CHUNK):
                 chunk = mentions[start : start + LINK_CHUNK]
+                if organisms is not None:  # the chunk's own organism contexts
+                    kwargs["organisms"] = list(organisms[start : start + LINK_CHUNK])
                 for cands in self.linker.link(chunk, top_k=k, **kwargs):
                     out.append(list(dict.fromkeys(c.kb_id for c in cands))[:k])
                 bar.update(len(chunk))

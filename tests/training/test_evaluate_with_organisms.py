@@ -36,3 +36,11 @@ def test_organism_evidence_moves_occurrences_and_is_broken_down(multi_linker: Kn
     assert aware["per_occurrence"]["hits@1"] == 1.0
     assert blind["per_occurrence"]["hits@1"] == 0.5  # one string, one answer for both organisms
     assert aware["per_organism_hits@1"] == {"mouse": {"queries": 1, "hits@1": 1.0}, "yeast": {"queries": 1, "hits@1": 1.0}}
+
+
+def test_organisms_follow_their_mentions_across_link_chunks(multi_linker: KnowledgeBaseLinker, monkeypatch) -> None:
+    import training.evaluate as evaluate
+
+    monkeypatch.setattr(evaluate, "LINK_CHUNK", 1)
+    ranked = LinkerRanker(multi_linker).rank(["Cdc42", "Cdc42"], 1, organisms=[OrganismContext(YEAST, 1.0), OrganismContext(MOUSE, 1.0)])
+    assert ranked == [["UniProt:P19073"], ["UniProt:P60766"]]
