@@ -38,6 +38,19 @@ class ShardResult:
     stats: Dict[str, Any]
 
 
+def limit_threads(n_threads: int) -> None:
+    """Give this process `n_threads` compute threads: torch's intra-op pool and the BLAS/OpenMP pools numpy
+    uses (a forked worker would otherwise inherit its parent's BLAS pool and oversubscribe the cores).
+
+    n_threads (int): Threads (1 for one worker per core).
+    """
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    torch.set_num_threads(n_threads)
+    threadpool_limits(limits=n_threads)
+
+
 def load_pipeline(name: str, n_threads: Optional[int] = None) -> Language:
     """Load a pipeline once per process (a package name or a path) and keep it.
 
@@ -49,9 +62,7 @@ def load_pipeline(name: str, n_threads: Optional[int] = None) -> Language:
         import spacy
 
         if n_threads is not None:
-            import torch
-
-            torch.set_num_threads(n_threads)
+            limit_threads(n_threads)
         _PIPELINES[name] = spacy.load(name)
     return _PIPELINES[name]
 

@@ -17,6 +17,8 @@ def test_local_cluster_matches_single_process_and_resumes(tmp_path: Path, tiny_p
     engine = DaskEngine(tiny_pipeline, n_workers=2, output_format="bioc-xml")
     try:
         assert engine.n_workers == 2 and len(engine.worker_pids()) == 2
+        profiling = engine.client.run(lambda: __import__("dask").config.get("distributed.worker.profile.enabled"))
+        assert set(profiling.values()) == {False}  # the stack profiler is off in the local cluster's workers
         cluster = annotate_corpus(corpus, tmp_path / "two", tiny_pipeline, engine=engine, shard_size=6,
                                   output_format="bioc-xml", progress=False)
         assert read_shards(tmp_path / "two", "shard-*.bioc.xml") == read_shards(tmp_path / "one", "shard-*.bioc.xml")

@@ -46,3 +46,16 @@ def test_process_memory_of_this_process():
         block = bytearray(50 * 1024 * 1024)
         block[::4096] = b"x" * len(block[::4096])
     assert peak.peaks[os.getpid()]["rss"] >= memory["rss"] + 40 * 1024 * 1024
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="needs Linux /proc/stat")
+def test_cpu_accounting_sees_this_process_work():
+    from training.benchmark_scale import busy_cpu_seconds, process_cpu_seconds
+
+    busy, mine = busy_cpu_seconds(), process_cpu_seconds([os.getpid()])
+    total = 0
+    for i in range(3_000_000):
+        total += i
+    spent = process_cpu_seconds([os.getpid()]) - mine
+    assert spent > 0.0 and busy_cpu_seconds() - busy >= spent * 0.5
+    assert process_cpu_seconds([2**22 + 12345]) == 0.0
