@@ -20,6 +20,7 @@ from training.baselines import BASELINES, Ranker, Reference, build_baseline, rea
 from training.bioid import (BioIDFormatError, Query, kb_queries, read_equivalences,
                             read_captions, read_mentions, read_secondary_map)
 from spacy_nseen.progress import Progress
+from training.frequent_mentions import frequent_mentions
 from training.report import PAPER_TABLE3, plot_hits, write_markdown
 
 KS = (1, 3, 5, 10)
@@ -198,6 +199,8 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
                            for label, rows in sorted(groups.items())}
         results["systems"][ranker.name] = {
             "per_occurrence": occ, "per_unique_pair": uniq, "seconds": round(seconds, 3),
+            "frequent_mentions": frequent_mentions([q.text for q in split["in_kb"]], occurrence_ranked,
+                                                   [q.gold for q in split["in_kb"]]),
             **({"per_organism_hits@1": by_organism} if by_organism else {}),
             "queries_per_second": round(len(strings) / seconds, 1) if seconds > 0 else None,
         }

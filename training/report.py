@@ -2,6 +2,8 @@
 from pathlib import Path
 from typing import Any, Dict, List
 
+from training import frequent_mentions
+
 # Table 3 of Fazeli Fard et al. (NSEEN): H@1, H@3, H@5, H@10.
 PAPER_TABLE3: Dict[str, Dict[str, Dict[str, List[float]]]] = {
     "uniprot": {
@@ -65,6 +67,7 @@ def markdown(results: Dict[str, Any]) -> str:
         for name, groups in with_organisms.items():
             lines.append(_row([name] + [f"{groups[label]['hits@1']:.3f}" if label in groups else "" for label in labels]))
         lines.append("")
+    lines += frequent_mentions.markdown(results["systems"])
     paper = results.get("paper_table3") or {}
     if paper:
         lines += ["## The paper's Table 3 (for comparison; their query counting is unspecified)",
