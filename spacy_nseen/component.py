@@ -5,9 +5,11 @@ For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURI
 `ent_kb_id`, so that `ent.kb_id_` and `DocBin` carry the id too.
 """
 import copyreg
+import inspect
+import warnings
 import shutil
 import tempfile
-from dataclasses import replace
+from dataclasses import asdict, fields
 from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
@@ -23,10 +25,11 @@ from thinc.api import Config, Model
 
 from .abbreviations import abbreviation_map
 from .encoder_io import load_encoder_weights
-from .encoder_layer import PRECISIONS
 from .errors import ArtifactError, NotInitializedError
-from .kb_linker import MODES, Candidate, KnowledgeBaseLinker, LinkerSettings
-from .linker_io import load_linker, save_linker
+from .exact_ranking import read_entity_prior
+from .kb_linker import Candidate, KnowledgeBaseLinker
+from .linker.settings import MODES, PRECISIONS, IndexSettings, KbSettings, LinkerSettings, Mode, with_changes
+from .linker_io import ENTITY_PRIOR_FILE, META_FILE, check_prior, load_linker, read_linker_meta, save_linker
 from .nil_decision import NilModel
 from .organism_ranking import OrganismContext
 from .organisms.assign import AssignerSettings, OrganismAssigner, SpanOrganism
@@ -75,45 +78,30 @@ def register_extensions() -> None:
             Doc.set_extension(name, default=None)
 
 
-@Language.factory(
-    "nseen_linker",
-    assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates", "span._.kb_taxon",
-             "span._.kb_taxon_evidence", "span._.kb_xrefs", "doc._.organisms"],
-    requires=["doc.ents"],
-    default_config={
-        "encoder": DEFAULT_ENCODER,
-        "kbs": DEFAULT_KBS,
-        "top_k": 5,
-        "threshold": 0.0,
-        "overwrite": True,
-        "mode": "hybrid",
-        "n_candidates": 50,
-        "exact_match": True,
-        "sparse_weight": 0.05,
-        "fuzzy_weight": 0.0,
-        "token_weight": 0.45,
-        "sparse_max_df": 0.01,
-        "exact_short_cut": True,
-        "search_threads": 1,
-        "cache_size": 100_000,
-        "kb_settings": {},
-        "n_trees": 20,
-        "build_precision": "bf16",
-        "search_k": 500,
-        "seed": 0,
-        "batch_size": 256,
-        "kb_url_template": KB_URL_TEMPLATE,
-        "kb_url_templates": {},
-        "expand_abbreviations": True,
-        "organisms": [],
-        "assign_organisms": True,
-        "organism_weight": 0.1,
-        "organism_min_confidence": 0.3,
-        "primary_xref": {},
-        "organism_settings": {},
-    },
-    default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
-)
+# The component's own settings; the search settings (every `LinkerSettings` field, same type and default) and
+# the index settings (`IndexSettings`) join them below: the factory's signature and default config are made
+# from those dataclasses, so they are the one source of each setting's name, type and default.
+COMPONENT_DEFAULTS: Dict[str, Any] = {
+    "encoder": DEFAULT_ENCODER,
+    "kbs": DEFAULT_KBS,
+    "top_k": 5,
+    "threshold": 0.0,
+    "overwrite": True,
+    "mode": "hybrid",
+    "kb_settings": {},
+    "batch_size": 256,
+    "kb_url_template": KB_URL_TEMPLATE,
+    "kb_url_templates": {},
+    "expand_abbreviations": True,
+    "organisms": [],
+    "assign_organisms": True,
+    "primary_xref": {},
+    "organism_settings": {},
+}
+SEARCH_SETTINGS = tuple(f.name for f in fields(LinkerSettings))
+INDEX_SETTINGS = tuple(f.name for f in fields(IndexSettings))
+
+
 def make_nseen_linker(
     nlp: Language,
     name: str,
@@ -122,33 +110,28 @@ def make_nseen_linker(
     top_k: int,
     threshold: float,
     overwrite: bool,
-    mode: str,
-    n_candidates: int,
-    exact_match: bool,
-    sparse_weight: float,
-    fuzzy_weight: float,
-    token_weight: float,
-    sparse_max_df: float,
-    exact_short_cut: bool,
-    search_threads: int,
-    cache_size: int,
-    kb_settings: Dict[str, Dict[str, Any]],
-    n_trees: int,
-    build_precision: str,
-    search_k: int,
-    seed: int,
+    mode: Mode,
+    kb_settings: Dict[str, KbSettings],
     batch_size: int,
     kb_url_template: str,
     kb_url_templates: Dict[str, str],
     expand_abbreviations: bool,
     organisms: List[int],
     assign_organisms: bool,
-    organism_weight: float,
-    organism_min_confidence: float,
     primary_xref: Dict[str, str],
     organism_settings: Dict[str, float],
+    **settings: Any,
 ) -> "NseenLinker":
-    """Create an `nseen_linker` (see the README for every setting)."""
+    """Create an `nseen_linker` (see the README for every setting; `settings` are the `LinkerSettings` and
+    `IndexSettings` fields, each a typed keyword of this factory's signature)."""
+    search = {k: settings.pop(k) for k in SEARCH_SETTINGS if k in settings}
+    index = {k: settings.pop(k) for k in INDEX_SETTINGS if k in settings}
+    if settings:
+        raise TypeError(f"nseen_linker: unexpected settings {sorted(settings)}")
+    try:
+        linker_settings, index_settings = LinkerSettings(**search), IndexSettings(**index)
+    except ValueError as err:
+        raise ValueError(f"nseen_linker: {err}") from None
     return NseenLinker(
         nlp.vocab,
         encoder,
@@ -158,24 +141,9 @@ def make_nseen_linker(
         threshold=threshold,
         overwrite=overwrite,
         mode=mode,
-        settings=LinkerSettings(
-            n_candidates=n_candidates,
-            exact_match=exact_match,
-            sparse_weight=sparse_weight,
-            cache_size=cache_size,
-            fuzzy_weight=fuzzy_weight,
-            token_weight=token_weight,
-            sparse_max_df=sparse_max_df,
-            exact_short_cut=exact_short_cut,
-            search_threads=search_threads,
-            organism_weight=organism_weight,
-            organism_min_confidence=organism_min_confidence,
-        ),
+        settings=linker_settings,
         kb_settings=kb_settings,
-        n_trees=n_trees,
-        build_precision=build_precision,
-        search_k=search_k,
-        seed=seed,
+        index_settings=index_settings,
         batch_size=batch_size,
         kb_url_template=kb_url_template,
         kb_url_templates=kb_url_templates,
@@ -185,6 +153,33 @@ def make_nseen_linker(
         primary_xref=primary_xref,
         organism_settings=organism_settings,
     )
+
+
+def _settings_signature() -> None:
+    """Give `make_nseen_linker` one typed keyword-only parameter per LinkerSettings and IndexSettings field
+    (spaCy's config system reads the signature: it validates each value's type and names a bad setting)."""
+    signature = inspect.signature(make_nseen_linker)
+    params = [p for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+    annotations = dict(make_nseen_linker.__annotations__)
+    annotations.pop("settings", None)
+    for dataclass_ in (LinkerSettings, IndexSettings):
+        for f in fields(dataclass_):
+            params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type))
+            annotations[f.name] = f.type
+    make_nseen_linker.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    make_nseen_linker.__annotations__ = annotations
+
+
+_settings_signature()
+Language.factory(
+    "nseen_linker",
+    assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates", "span._.kb_taxon",
+             "span._.kb_taxon_evidence", "span._.kb_xrefs", "doc._.organisms"],
+    requires=["doc.ents"],
+    default_config={**COMPONENT_DEFAULTS, **LinkerSettings().to_dict(), **asdict(IndexSettings())},
+    default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
+    func=make_nseen_linker,
+)
 
 
 def organism_confidence(span: SpanOrganism) -> float:
@@ -228,11 +223,8 @@ class NseenLinker(Pipe):
         overwrite: bool = True,
         mode: str = "hybrid",
         settings: Optional[LinkerSettings] = None,
-        kb_settings: Optional[Dict[str, Dict[str, Any]]] = None,
-        n_trees: int = 20,
-        build_precision: str = "bf16",
-        search_k: int = -1,
-        seed: int = 0,
+        kb_settings: Optional[Dict[str, Any]] = None,
+        index_settings: Optional[IndexSettings] = None,
         batch_size: int = 256,
         kb_url_template: str = KB_URL_TEMPLATE,
         kb_url_templates: Optional[Dict[str, str]] = None,
@@ -248,10 +240,8 @@ class NseenLinker(Pipe):
             raise ValueError(f"nseen_linker: top_k must be at least 1, got {top_k}")
         if mode not in MODES:
             raise ValueError(f"nseen_linker: mode must be one of {MODES}, got {mode!r}")
-        if n_trees < 1 or batch_size < 1:
-            raise ValueError("nseen_linker: n_trees and batch_size must be positive")
-        if build_precision not in PRECISIONS:
-            raise ValueError(f"nseen_linker: build_precision must be one of {PRECISIONS}, got {build_precision!r}")
+        if batch_size < 1:
+            raise ValueError(f"nseen_linker: batch_size must be positive, got {batch_size}")
         register_extensions()
         self.vocab = vocab
         self.model = model
@@ -262,13 +252,14 @@ class NseenLinker(Pipe):
         self.overwrite = overwrite
         self.mode = mode
         self.settings = settings or LinkerSettings()
-        self.kb_settings = {kb: dict(changes) for kb, changes in (kb_settings or {}).items()}
+        # Per reference set changes (`KbSettings` or plain dicts from a config), kept as dicts of the set values.
+        self.kb_settings: Dict[str, Dict[str, Any]] = {
+            kb: dict(changes) if isinstance(changes, dict) else {k: v for k, v in asdict(changes).items() if v is not None}
+            for kb, changes in (kb_settings or {}).items()
+        }
         for kb in self.kb_settings:
             self.settings_for(kb)  # unknown fields and bad values fail here, not at the first doc
-        self.n_trees = n_trees
-        self.build_precision = build_precision
-        self.search_k = search_k
-        self.seed = seed
+        self.index_settings = index_settings or IndexSettings()
         self.batch_size = batch_size
         self.kb_url_template = kb_url_template
         self.kb_url_templates = dict(kb_url_templates or {})
@@ -294,15 +285,23 @@ class NseenLinker(Pipe):
     def settings_for(self, kb: str) -> LinkerSettings:
         """RETURNS (LinkerSettings): the search settings of one reference set: the component's, with the
         changes `kb_settings[kb]` gives (e.g. a tie-break that suits one database only)."""
-        changes = self.kb_settings.get(kb, {})
-        known = set(LinkerSettings().to_dict())
-        unknown = sorted(set(changes) - known)
-        if unknown:
-            raise ValueError(f"nseen_linker: kb_settings['{kb}'] has unknown settings {unknown}; known: {sorted(known)}")
-        try:
-            return replace(self.settings, **changes)
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"nseen_linker: kb_settings['{kb}']: {err}") from None
+        return with_changes(self.settings, self.kb_settings.get(kb, {}), f"nseen_linker: kb_settings['{kb}']")
+
+    @property
+    def n_trees(self) -> int:
+        return self.index_settings.n_trees
+
+    @property
+    def search_k(self) -> int:
+        return self.index_settings.search_k
+
+    @property
+    def seed(self) -> int:
+        return self.index_settings.seed
+
+    @property
+    def build_precision(self) -> str:
+        return self.index_settings.build_precision
 
     @property
     def kb_names(self) -> List[str]:
@@ -323,6 +322,7 @@ class NseenLinker(Pipe):
         reference_sets: Optional[Dict[str, str]] = None,
         nil_models: Optional[Dict[str, Optional[str]]] = None,
         cell_lines: Optional[str] = None,
+        entity_priors: Optional[Dict[str, Optional[str]]] = None,
     ) -> None:
         """Load a trained encoder and a reference set for every reference set name, and build the indexes.
 
@@ -333,6 +333,10 @@ class NseenLinker(Pipe):
         nil_models (Optional[Dict[str, str]]): reference set name → a `nil_model.json` (e.g. one recalibrated by
             `training.tune_nil`) replacing the linker directory's own.
         cell_lines (Optional[str]): a cell line table (`training.build_cell_lines`) read as organism evidence.
+        entity_priors (Optional[Dict[str, str]]): reference set name → "FILE.tsv:COLUMN", the per-entity prior of
+            `exact_tie_break="prior"` (a TSV with a `kb_id` column, e.g. ChEBI's `star`); saved with the pipeline.
+        The component's settings are the ones that link: a linker directory saved with other settings gets a
+        warning that names them (its `linker.json` is a record, not a second source of settings).
         """
         if not self.kbs:
             raise ValueError(NO_KBS)
@@ -343,7 +347,7 @@ class NseenLinker(Pipe):
         built: Dict[str, KnowledgeBaseLinker] = {}
         for kb in self.kb_names:
             if kb in linkers:
-                built[kb] = load_linker(linkers[kb], encoder=self.model.copy(), settings=self.settings_for(kb), search_k=self.search_k)
+                built[kb] = self._read_linker(kb, Path(linkers[kb]), warn=True, check=False)
             elif kb in encoders and kb in reference_sets:
                 encoder = self.model.copy()
                 load_encoder_weights(encoder, encoders[kb])
@@ -364,6 +368,17 @@ class NseenLinker(Pipe):
             if kb not in built:
                 raise ValueError(f"nseen_linker: initialize got a NIL model for '{kb}', not in kbs {self.kb_names}")
             built[kb].nil_model = NilModel.from_disk(path)
+        for kb, spec in (entity_priors or {}).items():
+            if not spec:
+                continue
+            if kb not in built:
+                raise ValueError(f"nseen_linker: initialize got an entity prior for '{kb}', not in kbs {self.kb_names}")
+            prior_path, _, column = str(spec).rpartition(":")
+            if not prior_path or not column:
+                raise ValueError(f"nseen_linker: entity_priors['{kb}'] must be 'FILE.tsv:COLUMN', got {spec!r}")
+            built[kb].entity_prior = read_entity_prior(built[kb].reference_set, prior_path, column)
+        for kb, linker in built.items():
+            check_prior(linker, Path(linkers.get(kb, "")) / ENTITY_PRIOR_FILE if kb in linkers else Path(f"entity_priors['{kb}']"))
         self.linkers = built
         if cell_lines:
             self.cell_lines = CellLineTable.from_disk(cell_lines)
@@ -531,7 +546,21 @@ class NseenLinker(Pipe):
     def _load_kb(self, kb: str, directory: Path) -> None:
         if not directory.exists():
             raise ArtifactError(directory, f"the linker directory of '{kb}' is missing", "Save the pipeline again with nlp.to_disk().")
-        self.linkers[kb] = load_linker(directory, encoder=self.model.copy(), settings=self.settings_for(kb), search_k=self.search_k)
+        self.linkers[kb] = self._read_linker(kb, directory, warn=False, check=True)
+
+    def _read_linker(self, kb: str, directory: Path, *, warn: bool, check: bool) -> KnowledgeBaseLinker:
+        """Load a linker directory with this component's settings for `kb` (the one source of truth)."""
+        settings = self.settings_for(kb)
+        if warn:
+            saved = LinkerSettings.from_dict(read_linker_meta(directory).get("settings", {}))
+            differ = {k: v for k, v in saved.differences(settings).items() if k != "cache_size"}
+            if differ:
+                listed = ", ".join(f"{k}={mine!r} (component: {theirs!r})" for k, (mine, theirs) in differ.items())
+                warnings.warn(f"nseen_linker: {directory / META_FILE} was saved with other settings for '{kb}': {listed}. "
+                              f"The component's settings are used; set them in kb_settings.{kb} to keep the saved ones.",
+                              stacklevel=3)
+        # At initialize the entity prior may still come from `entity_priors`: checked after it.
+        return load_linker(directory, encoder=self.model.copy(), settings=settings, search_k=self.search_k, require_prior=check)
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         """Serialise every file of `to_disk` into one msgpack blob."""

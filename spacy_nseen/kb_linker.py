@@ -10,7 +10,6 @@ This module knows nothing of spaCy. For each mention (NSEEN §3.3, Algorithm 3):
 """
 import copy
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, fields
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
@@ -22,22 +21,20 @@ from thinc.api import Model
 from .encoder_layer import PRECISIONS, encode_names
 from .exact_fill import number_variants, without_common_terms
 from .exact_names import ExactNameIndex
-from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS, entity_priors, kind_ranks
+from .exact_ranking import KIND_PRIORITIES, entity_priors, kind_ranks
+from .linker.settings import EXACT_FILLS, MODES, IndexSettings, LinkerSettings
 from .index_build import build_parts
 from .name_index import AnnoyNameIndex
 from .name_normalization import strict_key
 from .ngram_tfidf import CharNgramTfidf
 from .nil_decision import NilModel, mention_features
 from .organism_ranking import OrganismContext, allowed_mask, organism_match
-from .query_forms import QUERY_FORMS, query_forms
+from .query_forms import query_forms
 from .text_lines import strings_at
 from .token_index import NameTokenIndex
 from .reference_set import ReferenceSet
 from .sparse_cosine import top_k_postings
 
-MODES = ("hybrid", "dense")
-# What fills ranks 2..k of a mention that takes the exact short-cut (see `LinkerSettings.exact_fill`).
-EXACT_FILLS = ("none", "char", "sparse")
 MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
 # (See `exact_ranking` for the other tables and the `exact_kind_priority` / `exact_tie_break` settings.)
@@ -50,97 +47,6 @@ class Candidate(NamedTuple):
     kb_id: str
     name: str
     score: float
-
-
-@dataclass
-class LinkerSettings:
-    """How a KnowledgeBaseLinker searches (every field is a component config setting).
-
-    n_candidates (int): reference names fetched per mention from each search before collapsing.
-    exact_match (bool): rank exact (normalised) name matches first.
-    sparse_weight (float): weight w of the TF-IDF score in hybrid mode (0 = dense only).
-    cache_size (int): mentions whose results are kept (least recently used dropped); 0 = no cache.
-    fuzzy_weight (float): weight of a string similarity (½ Indel ratio + ½ Jaro-Winkler on strict keys,
-        rapidfuzz) between the mention and each candidate name in hybrid mode (0 = off).
-    sparse_max_df (float): the TF-IDF candidates of hybrid mode are searched with the n-grams found in at
-        most this fraction of the names (1 = exact search with all n-grams; 0 = no TF-IDF candidates, the
-        TF-IDF score only re-ranks the dense and exact candidates).
-    token_weight (float): weight of the word-level TF-IDF cosine (`token_index`) in hybrid mode; its best
-        names join the candidate pool (0 = off).
-    exact_short_cut (bool): a mention that matches names exactly gets only their entities (the same first
-        candidates, with the same scores), without the dense and sparse searches.
-    search_threads (int): threads for the Annoy searches of a batch of mentions.
-    exact_kind_priority (str): the name-kind table that orders entities matching exactly ("default",
-        "hgnc" or "none", see `exact_ranking`).
-    exact_tie_break (str): the entity prior that orders exact matches of equal kind priority before the
-        score: "score" (none), "names" (more names first) or "prior" (the linker's `entity_prior`).
-    query_form (str): the form of the mention searched and scored by the encoder, TF-IDF and fuzzy
-        scores ("as_written", "ascii_dashes", "spelled_greek", "spelled_greek_joined", see `query_forms`);
-        the exact match always uses the mention as written.
-    exact_fill (str): what follows the exactly matching entities of a mention that takes the exact short-cut
-        (hybrid mode with the character TF-IDF): "none" (nothing), "char" (the names sharing its rare
-        character n-grams, by their TF-IDF score over those n-grams) or "sparse" (those names, the names
-        sharing a rare word and the names equal to the mention in the other grammatical number, `amino acids`
-        → `amino acid`, by the hybrid score without its dense part); no encoder, no Annoy. Each search
-        fetches min(n_candidates, 2·top_k) names; "rare" = in at most `sparse_max_df` of the names. The exact
-        entities, their order and scores do not change.
-    organism_weight (float): added, times the assignment's confidence, to the hybrid score of candidates of
-        the organism a mention was assigned to (multi-organism reference sets; see `organism_ranking`).
-    organism_min_confidence (float): among exact matches of one tier, the assigned organism's entities rank
-        first when the assignment's confidence reaches this value.
-    """
-
-    n_candidates: int = 50
-    exact_match: bool = True
-    sparse_weight: float = 0.05
-    cache_size: int = 100_000
-    fuzzy_weight: float = 0.0
-    sparse_max_df: float = 0.01
-    token_weight: float = 0.45
-    exact_short_cut: bool = True
-    search_threads: int = 1
-    exact_kind_priority: str = "default"
-    exact_tie_break: str = "score"
-    query_form: str = "as_written"
-    exact_fill: str = "none"
-    organism_weight: float = 0.1
-    organism_min_confidence: float = 0.3
-
-    def __post_init__(self) -> None:
-        if self.n_candidates < 1:
-            raise ValueError(f"n_candidates must be at least 1, got {self.n_candidates}")
-        if not 0.0 <= self.sparse_weight <= 1.0:
-            raise ValueError(f"sparse_weight must be in [0, 1], got {self.sparse_weight}")
-        if not 0.0 <= self.fuzzy_weight <= 1.0 - self.sparse_weight:
-            raise ValueError(f"fuzzy_weight must be in [0, 1 - sparse_weight], got {self.fuzzy_weight}")
-        if self.cache_size < 0:
-            raise ValueError(f"cache_size must be >= 0, got {self.cache_size}")
-        if self.search_threads < 1:
-            raise ValueError(f"search_threads must be at least 1, got {self.search_threads}")
-        if not 0.0 <= self.token_weight <= 1.0 - self.sparse_weight - self.fuzzy_weight:
-            raise ValueError(f"token_weight must be in [0, 1 - sparse_weight - fuzzy_weight], got {self.token_weight}")
-        if not 0.0 <= self.sparse_max_df <= 1.0:
-            raise ValueError(f"sparse_max_df must be in [0, 1], got {self.sparse_max_df}")
-        if self.exact_kind_priority not in KIND_PRIORITIES:
-            raise ValueError(f"exact_kind_priority must be one of {sorted(KIND_PRIORITIES)}, got {self.exact_kind_priority!r}")
-        if self.exact_tie_break not in TIE_BREAKS:
-            raise ValueError(f"exact_tie_break must be one of {TIE_BREAKS}, got {self.exact_tie_break!r}")
-        if self.query_form not in QUERY_FORMS:
-            raise ValueError(f"query_form must be one of {QUERY_FORMS}, got {self.query_form!r}")
-        if not 0.0 <= self.organism_weight <= 1.0:
-            raise ValueError(f"organism_weight must be in [0, 1], got {self.organism_weight}")
-        if not 0.0 <= self.organism_min_confidence <= 1.0:
-            raise ValueError(f"organism_min_confidence must be in [0, 1], got {self.organism_min_confidence}")
-        if self.exact_fill not in EXACT_FILLS:
-            raise ValueError(f"exact_fill must be one of {EXACT_FILLS}, got {self.exact_fill!r}")
-
-    @classmethod
-    def from_dict(cls, data: Dict) -> "LinkerSettings":
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
-
-    def to_dict(self) -> Dict:
-        return asdict(self)
 
 
 class TaxonLookup:
@@ -203,9 +109,9 @@ class KnowledgeBaseLinker:
         encoder: Model,
         reference_set: ReferenceSet,
         *,
-        n_trees: int = 50,
-        search_k: int = -1,
-        seed: int = 0,
+        n_trees: int = IndexSettings.n_trees,
+        search_k: int = IndexSettings.search_k,
+        seed: int = IndexSettings.seed,
         settings: Optional[LinkerSettings] = None,
         with_tfidf: bool = True,
         build_precision: Optional[str] = None,

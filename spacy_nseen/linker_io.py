@@ -2,7 +2,12 @@
 
 Layout: `linker.json`, `encoder.safetensors`, `char_vocab.json`, `encoder.json`, `reference.tsv.gz`,
 `names.ann` (+ `names.ann.json`), `tfidf.npz` (optional), `lookup.npz` (optional), `nil_model.json` (optional,
-see `nil_decision`), `xrefs.tsv.gz` (optional, see `xrefs`). Nothing is unpickled on load.
+see `nil_decision`), `xrefs.tsv.gz` (optional, see `xrefs`), `entity_prior.npz` (optional: the per-entity prior
+of `exact_tie_break="prior"`). Nothing is unpickled on load.
+
+The settings in `linker.json` are a record of those the linker was saved with, and the settings of a linker
+loaded on its own (`KnowledgeBaseLinker.from_disk`). In a pipeline the component's config is the one source of
+truth: `load_linker(settings=...)` is given them, and the saved ones are not read.
 
 `lookup.npz` holds the reference set as flat arrays and the exact-match keys as sorted hashes, so that
 loading neither parses `reference.tsv.gz` nor normalises every name. A directory without it (written
@@ -36,6 +41,7 @@ TFIDF_FILE = "tfidf.npz"
 TOKENS_FILE = "tokens.npz"
 LOOKUP_FILE = "lookup.npz"
 LOOKUP_VERSION = 1
+ENTITY_PRIOR_FILE = "entity_prior.npz"
 RESAVE = "Save the linker again (nlp.to_disk or the project's index step), or copy its complete directory."
 
 
@@ -61,8 +67,10 @@ def save_linker(linker: KnowledgeBaseLinker, directory: Union[str, Path]) -> Non
         linker.tfidf.to_disk(tfidf_path, rare_max_df=linker.settings.sparse_max_df)
     elif tfidf_path.exists():
         tfidf_path.unlink()
+    prior = linker.entity_prior
     for filename, part, write in ((NIL_MODEL_FILE, linker.nil_model, lambda p: linker.nil_model.to_disk(p)),
-                                  (XREFS_FILE, linker.xrefs, lambda p: write_xrefs(linker.xrefs, p))):
+                                  (XREFS_FILE, linker.xrefs, lambda p: write_xrefs(linker.xrefs, p)),
+                                  (ENTITY_PRIOR_FILE, prior is not None, lambda p: save_entity_prior(prior, p))):
         if part:
             write(directory / filename)
         elif (directory / filename).exists():
@@ -103,6 +111,7 @@ def load_linker(
     encoder: Optional[Model] = None,
     settings: Optional[LinkerSettings] = None,
     search_k: Optional[int] = None,
+    require_prior: bool = True,
 ) -> KnowledgeBaseLinker:
     """Load a linker directory, checking every file before the first mention is linked.
 
@@ -110,6 +119,7 @@ def load_linker(
         from the saved `encoder.json`.
     settings (Optional[LinkerSettings]): search settings; default: those saved.
     search_k (Optional[int]): Annoy search_k; default: the saved value.
+    require_prior (bool): fail when the settings ask for `exact_tie_break="prior"` and no prior is saved.
     """
     directory = Path(directory)
     meta = read_linker_meta(directory)
@@ -141,7 +151,35 @@ def load_linker(
         linker.nil_model = NilModel.from_disk(directory / NIL_MODEL_FILE)
     if (directory / XREFS_FILE).exists():
         linker.xrefs = read_xrefs(directory / XREFS_FILE)
+    if (directory / ENTITY_PRIOR_FILE).exists():
+        linker.entity_prior = load_entity_prior(directory / ENTITY_PRIOR_FILE, reference.n_entities)
+    if require_prior:
+        check_prior(linker, directory / ENTITY_PRIOR_FILE)
     return linker
+
+
+def save_entity_prior(prior: numpy.ndarray, path: Union[str, Path]) -> None:
+    """Write the per-entity prior of `exact_tie_break="prior"` (float64, one value per entity)."""
+    save_npz(path, {"prior": numpy.asarray(prior, dtype=numpy.float64)})
+
+
+def load_entity_prior(path: Union[str, Path], n_entities: int) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): the saved per-entity prior, checked against the number of entities."""
+    try:
+        prior = numpy.array(load_npz(path, mmap=False)["prior"], dtype=numpy.float64)
+    except Exception as err:  # zipfile.BadZipFile, KeyError, ValueError, OSError
+        raise ArtifactError(path, f"cannot be read ({type(err).__name__}: {err})", RESAVE) from None
+    if prior.shape != (n_entities,):
+        raise ArtifactError(path, f"holds {prior.shape} values for {n_entities} entities", RESAVE)
+    return prior
+
+
+def check_prior(linker: KnowledgeBaseLinker, path: Union[str, Path]) -> None:
+    """Fail at load, not at the first link, when `exact_tie_break="prior"` has no prior to read."""
+    if linker.settings.exact_tie_break == "prior" and linker.entity_prior is None:
+        raise ArtifactError(path, f"exact_tie_break='prior' for '{linker.name}' needs the entity prior, and the linker has "
+                                  "none", "Give it at initialize (entity_priors = {\"KB\": \"FILE.tsv:COLUMN\"}) or set "
+                                  "KnowledgeBaseLinker.entity_prior, then save the linker again; or choose another exact_tie_break.")
 
 
 def _read_lookup(directory: Path, n_names: int) -> Tuple[Optional[ReferenceSet], Optional[ExactNameIndex]]:

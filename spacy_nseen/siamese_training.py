@@ -210,7 +210,8 @@ def mine_hard_negatives(
     """
     if vectors is None:
         vectors = encode_names(encoder, list(names))
-    index = AnnoyNameIndex.build(vectors, n_trees=n_trees, seed=seed)
+    # search_k -1 (n_trees × n nodes): the mining searches more widely than a linker
+    index = AnnoyNameIndex.build(vectors, n_trees=n_trees, search_k=-1, seed=seed)
     neighbours, _ = index.query(vectors, n_neighbors + 1)
     entity = numpy.asarray(name_entity)
     rows = numpy.repeat(numpy.arange(len(names)), neighbours.shape[1])

@@ -22,7 +22,8 @@ def linker_dirs(tmp_path_factory, new_toy_encoder):
     references = {kb: ReferenceSet.from_tsv(FIX / f"reference_{kb}.tsv") for kb in ("uniprot", "chebi")}
     set_char_vocab(encoder, CharVocab.from_texts([n for r in references.values() for n in r.names], 160))
     for kb, reference in references.items():
-        KnowledgeBaseLinker.build(kb, encoder, reference, n_trees=2).to_disk(root / kb)
+        # search_k -1 (Annoy's n_trees × n): the option effects below compare it with search_k=10
+        KnowledgeBaseLinker.build(kb, encoder, reference, n_trees=2, search_k=-1).to_disk(root / kb)
     return {kb: root / kb for kb in references}
 
 

@@ -1,0 +1,1 @@
+"""Linking strings to one reference set: settings, the signals and their fusion, build, storage (no spaCy)."""

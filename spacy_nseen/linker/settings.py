@@ -1,0 +1,161 @@
+"""The settings of a linker: the single source of their names, types and defaults.
+
+`LinkerSettings` holds how one reference set is searched and ranked; every field is also a typed setting of the
+`nseen_linker` component (the factory's signature is made from these fields, see `component.py`), settable
+globally and per reference set through `kb_settings` (`KbSettings`: the same fields, each optional). Enumerated
+settings are `Literal` types, so spaCy's config validation names a bad value; ranges are checked in
+`__post_init__`, with errors that name the setting. `IndexSettings` holds how an index is built.
+
+Adding a signal adds its weight here (and its options): nothing else of the settings changes.
+"""
+from dataclasses import asdict, dataclass, field, fields, make_dataclass, replace
+from typing import Any, Dict, Literal, Mapping, Optional, Tuple, Union
+
+from ..encoder_layer import PRECISIONS
+from ..exact_ranking import KIND_PRIORITIES, TIE_BREAKS
+from ..name_index import N_TREES, SEARCH_K
+from ..query_forms import QUERY_FORMS
+
+MODES = ("hybrid", "dense")
+# What fills ranks 2..k of a mention that takes the exact short-cut (see `LinkerSettings.exact_fill`).
+EXACT_FILLS = ("none", "char", "sparse")
+KIND_PRIORITY_TABLES = tuple(KIND_PRIORITIES)
+# The config types of the enumerated settings, made from the tuples their modules define.
+Mode = Literal[MODES]  # type: ignore[valid-type]
+ExactFill = Literal[EXACT_FILLS]  # type: ignore[valid-type]
+QueryForm = Literal[QUERY_FORMS]  # type: ignore[valid-type]
+TieBreak = Literal[TIE_BREAKS]  # type: ignore[valid-type]
+KindPriority = Literal[KIND_PRIORITY_TABLES]  # type: ignore[valid-type]
+Precision = Literal[PRECISIONS]  # type: ignore[valid-type]
+# The weights of the lexical signals; the dense signal gets 1 minus their sum.
+SIGNAL_WEIGHTS = ("token_weight", "sparse_weight", "fuzzy_weight")
+
+
+@dataclass
+class LinkerSettings:
+    """How a KnowledgeBaseLinker searches and ranks (every field is a component config setting).
+
+    n_candidates (int): reference names fetched per mention from each search before collapsing.
+    exact_match (bool): rank exact (normalised) name matches first (the exact tier).
+    sparse_weight (float): weight of the character n-gram TF-IDF cosine.
+    cache_size (int): mentions whose results are kept (least recently used dropped); 0 = no cache.
+    fuzzy_weight (float): weight of ½ Indel ratio + ½ Jaro-Winkler on strict keys (rapidfuzz); 0 = off.
+    sparse_max_df (float): the TF-IDF candidates are searched with the n-grams found in at most this fraction
+        of the names (1 = all n-grams; 0 = no TF-IDF candidates, the score only re-ranks).
+    token_weight (float): weight of the word-level TF-IDF cosine; its best names join the pool (0 = off).
+        The dense cosine gets 1 − token_weight − sparse_weight − fuzzy_weight.
+    exact_short_cut (bool): a mention that matches names exactly gets only their entities (the same first
+        candidates, with the same scores), without the dense and lexical searches.
+    search_threads (int): threads for the Annoy searches of a batch of mentions.
+    exact_kind_priority (str): the name-kind table that orders entities matching exactly ("default", "hgnc",
+        "none", see `exact_ranking`).
+    exact_tie_break (str): the entity prior that orders exact matches of equal kind priority before the score:
+        "score" (none), "names" (more names first) or "prior" (the linker's `entity_prior`, saved with it).
+    query_form (str): the form of the mention the dense and lexical signals see (see `query_forms`); the exact
+        match always uses the mention as written.
+    exact_fill (str): ranks 2..k of a mention that takes the exact short-cut: "none", "char" (names sharing its
+        rare character n-grams, by their TF-IDF score over those n-grams) or "sparse" (the fusion without the
+        dense signal over names sharing a rare n-gram or word or equal to the other grammatical number).
+    organism_weight (float): added, times the assignment's confidence, to the score of candidates of the
+        organism a mention was assigned to (multi-organism reference sets; see `organism_ranking`).
+    organism_min_confidence (float): among exact matches of one tier, the assigned organism's entities rank
+        first when the assignment's confidence reaches this value.
+    """
+
+    n_candidates: int = 50
+    exact_match: bool = True
+    sparse_weight: float = 0.05
+    cache_size: int = 100_000
+    fuzzy_weight: float = 0.0
+    sparse_max_df: float = 0.01
+    token_weight: float = 0.45
+    exact_short_cut: bool = True
+    search_threads: int = 1
+    exact_kind_priority: KindPriority = "default"
+    exact_tie_break: TieBreak = "score"
+    query_form: QueryForm = "as_written"
+    exact_fill: ExactFill = "none"
+    organism_weight: float = 0.1
+    organism_min_confidence: float = 0.3
+
+    def __post_init__(self) -> None:
+        def check(ok: bool, name: str, rule: str) -> None:
+            if not ok:
+                raise ValueError(f"{name} must be {rule}, got {getattr(self, name)!r}")
+
+        check(self.n_candidates >= 1, "n_candidates", "at least 1")
+        check(0.0 <= self.sparse_weight <= 1.0, "sparse_weight", "in [0, 1]")
+        check(0.0 <= self.fuzzy_weight <= 1.0 - self.sparse_weight, "fuzzy_weight", "in [0, 1 - sparse_weight]")
+        check(self.cache_size >= 0, "cache_size", ">= 0")
+        check(self.search_threads >= 1, "search_threads", "at least 1")
+        check(0.0 <= self.token_weight <= 1.0 - self.sparse_weight - self.fuzzy_weight, "token_weight",
+              "in [0, 1 - sparse_weight - fuzzy_weight]")
+        check(0.0 <= self.sparse_max_df <= 1.0, "sparse_max_df", "in [0, 1]")
+        check(self.exact_kind_priority in KIND_PRIORITY_TABLES, "exact_kind_priority", f"one of {sorted(KIND_PRIORITY_TABLES)}")
+        check(self.exact_tie_break in TIE_BREAKS, "exact_tie_break", f"one of {TIE_BREAKS}")
+        check(self.query_form in QUERY_FORMS, "query_form", f"one of {QUERY_FORMS}")
+        check(0.0 <= self.organism_weight <= 1.0, "organism_weight", "in [0, 1]")
+        check(0.0 <= self.organism_min_confidence <= 1.0, "organism_min_confidence", "in [0, 1]")
+        check(self.exact_fill in EXACT_FILLS, "exact_fill", f"one of {EXACT_FILLS}")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "LinkerSettings":
+        """Settings from a dict (e.g. a linker directory's `linker.json`); unknown keys are ignored."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+    def differences(self, other: "LinkerSettings") -> Dict[str, Tuple[Any, Any]]:
+        """RETURNS (Dict[str, Tuple[Any, Any]]): setting → (this value, the other's) where they differ."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return {k: (v, theirs[k]) for k, v in mine.items() if theirs[k] != v}
+
+
+# The per reference set changes (`kb_settings`): every LinkerSettings field, optional, same types.
+KbSettings = make_dataclass(
+    "KbSettings",
+    [(f.name, Optional[f.type], field(default=None)) for f in fields(LinkerSettings)],
+    namespace={"__doc__": "Changes of the LinkerSettings for one reference set (None: the component's value)."},
+)
+KbSettings.__module__ = __name__
+
+
+def with_changes(settings: LinkerSettings, changes: Union[Mapping[str, Any], Any], where: str) -> LinkerSettings:
+    """RETURNS (LinkerSettings): `settings` with the changes of a `KbSettings` or dict applied.
+
+    where (str): what the changes are called in errors, e.g. "kb_settings['chebi']".
+    """
+    if not isinstance(changes, Mapping):
+        changes = {k: v for k, v in asdict(changes).items() if v is not None}
+    known = {f.name for f in fields(LinkerSettings)}
+    unknown = sorted(set(changes) - known)
+    if unknown:
+        raise ValueError(f"{where} has unknown settings {unknown}; known: {sorted(known)}")
+    try:
+        return replace(settings, **{k: v for k, v in changes.items() if v is not None})
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{where}: {err}") from None
+
+
+@dataclass
+class IndexSettings:
+    """How an index is built and searched (component settings; the single source of their defaults).
+
+    n_trees (int): Annoy trees (20: the Hits@1 of 50 with 45% smaller files, `results/benchmark.md`).
+    search_k (int): Annoy nodes inspected per query (-1: Annoy's own, n_trees × n).
+    seed (int): Annoy seed.
+    build_precision (str): encoder precision for the reference names when an index is built.
+    """
+
+    n_trees: int = N_TREES
+    search_k: int = SEARCH_K
+    seed: int = 0
+    build_precision: Precision = "bf16"
+
+    def __post_init__(self) -> None:
+        if self.n_trees < 1:
+            raise ValueError(f"n_trees must be at least 1, got {self.n_trees}")
+        if self.build_precision not in PRECISIONS:
+            raise ValueError(f"build_precision must be one of {PRECISIONS}, got {self.build_precision!r}")
