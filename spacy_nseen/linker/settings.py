@@ -27,8 +27,6 @@ QueryForm = Literal[QUERY_FORMS]  # type: ignore[valid-type]
 TieBreak = Literal[TIE_BREAKS]  # type: ignore[valid-type]
 KindPriority = Literal[KIND_PRIORITY_TABLES]  # type: ignore[valid-type]
 Precision = Literal[PRECISIONS]  # type: ignore[valid-type]
-# The weights of the lexical signals; the dense signal gets 1 minus their sum.
-SIGNAL_WEIGHTS = ("token_weight", "sparse_weight", "fuzzy_weight")
 
 
 @dataclass
@@ -137,6 +135,17 @@ def with_changes(settings: LinkerSettings, changes: Union[Mapping[str, Any], Any
         return replace(settings, **{k: v for k, v in changes.items() if v is not None})
     except (TypeError, ValueError) as err:
         raise ValueError(f"{where}: {err}") from None
+
+
+def signal_weight_order(setting: str) -> int:
+    """RETURNS (int): the position of a scoring signal's weight among the `*_weight` fields of LinkerSettings:
+    the order of the fusion's weighted sum (the dense signal first, then token, sparse, fuzzy)."""
+    weights = [f.name for f in fields(LinkerSettings) if f.name.endswith("_weight") and f.name != "organism_weight"]
+    order = ["token_weight", "sparse_weight", "fuzzy_weight"]
+    order += [w for w in weights if w not in order]
+    if setting not in order:
+        raise ValueError(f"a scoring signal's weight_setting must be a LinkerSettings '*_weight' field, got {setting!r}")
+    return order.index(setting)
 
 
 @dataclass

@@ -1,0 +1,203 @@
+"""One fusion of signals: how a KnowledgeBaseLinker ranks the names of one reference set for a batch of mentions.
+
+For a batch of distinct mentions (`signals.Queries`):
+1. the exact tier (`signals.exact`) finds the names matching each mention exactly, within the organisms it may
+   link to (`signals.organism`); with `exact_short_cut` such a mention is not searched;
+2. every other mention is searched by the signals with candidates (dense, then the scoring signals by their
+   `pool_order`): the pool is the union of their candidates, then the exact matches;
+3. every pool name gets the fused score `(1 − Σ wᵢ)·dense + Σ wᵢ·signalᵢ` over the scoring signals (word TF-IDF,
+   character TF-IDF, fuzzy, each weighted by its `LinkerSettings` field);
+4. names collapse to entities, ranked by (exact tier, assigned organism among exact matches, kind priority,
+   entity prior, fused score + organism bonus); an exact match's written score is 1.0.
+`exact_fill` is this fusion without the dense signal for the short-cut mentions: candidates from the scoring
+signals' rare terms only (and the other grammatical number's exact matches), the weights rescaled to sum to 1;
+"char" keeps the character TF-IDF signal alone, scored by its rare-term search. `mode="dense"` is the dense
+signal alone (the paper's retrieval).
+"""
+from typing import TYPE_CHECKING, Callable, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy
+
+from ..organism_ranking import OrganismContext
+from ..query_forms import query_forms
+from ..text_lines import strings_at
+from .settings import LinkerSettings
+from .signals import SCORING_SIGNALS, Queries
+from .signals.char_tfidf import CharTfidfSignal
+from .signals.dense import DenseSignal
+from .signals.exact import ExactTier
+from .signals.organism import OrganismSignal
+
+if TYPE_CHECKING:
+    from ..kb_linker import Candidate, KnowledgeBaseLinker
+
+
+class Weighted(NamedTuple):
+    """A scoring signal and its weight in the fused score."""
+
+    signal: object
+    weight: float
+
+
+class Fusion:
+    """The signals of one linker with one settings and mode, and how their evidence is combined.
+
+    signals (List[Weighted]): the scoring signals in use (weight > 0 and their index present), in sum order.
+    dense (DenseSignal): the dense signal; its weight is 1 minus the scoring signals' weights.
+    exact (Optional[ExactTier]): the exact tier (None in dense mode or with `exact_match` off).
+    organism (OrganismSignal): the organism signal.
+    """
+
+    def __init__(self, linker: "KnowledgeBaseLinker", settings: LinkerSettings, mode: str) -> None:
+        self.linker = linker
+        self.settings = settings
+        self.mode = mode
+        hybrid = mode == "hybrid"
+        reference = linker.reference_set
+        self.signals: List[Weighted] = []
+        for cls in SCORING_SIGNALS:
+            signal = cls.from_linker(linker, settings, mode)
+            if signal is not None:
+                self.signals.append(Weighted(signal, float(getattr(settings, cls.weight_setting))))
+        dense_weight = 1.0
+        for weighted in self.signals:
+            dense_weight -= weighted.weight
+        self.dense_weight = dense_weight
+        self.dense = DenseSignal(linker.index, linker.encode, settings.search_threads)
+        self.exact = ExactTier(linker.exact_names, reference, settings.exact_kind_priority, linker._entity_priors) \
+            if hybrid and settings.exact_match else None
+        self.organism = OrganismSignal(reference.entity_taxa, reference.name_entity, settings.organism_weight,
+                                       settings.organism_min_confidence)
+
+    def signal(self, cls: type) -> Optional[object]:
+        """RETURNS: the signal of this class in use, or None."""
+        return next((w.signal for w in self.signals if isinstance(w.signal, cls)), None)
+
+    def link(self, mentions: List[str], top_k: int, contexts: Sequence[Optional[OrganismContext]]) -> List[List["Candidate"]]:
+        """Link a batch of distinct mentions (see the module doc). RETURNS: per mention, its top-k entities."""
+        settings = self.settings
+        hybrid = self.mode == "hybrid"
+        # The searches and scores see the mention in the configured form (see query_forms); the exact tier
+        # reads it as written.
+        queries = Queries(mentions, query_forms(mentions, settings.query_form) if hybrid else mentions, contexts)
+        if self.exact is not None:
+            self.exact.match(queries, self.organism.allowed_rows)
+        # With the short-cut, mentions that match names exactly are not searched.
+        shortcut = [bool(exact) and settings.exact_short_cut for exact in queries.exact]
+        queries.searched = [r for r, skip in enumerate(shortcut) if not skip]
+        pools: List[List[int]] = [[] for _ in mentions]
+        searched = queries.searched
+        found = [self.dense.candidates(queries, searched, settings.n_candidates)]
+        if searched:
+            for weighted in sorted(self.signals, key=lambda w: w.signal.pool_order):
+                found.append(weighted.signal.candidates(queries, searched, settings.n_candidates))
+        else:
+            self.dense._state(queries)  # encodes the mentions with several exact matches
+        for lists in found:
+            if lists is None:
+                continue
+            for row, names in zip(searched, lists):
+                pools[row].extend(names)
+        for row, exact in enumerate(queries.exact):
+            pools[row].extend(exact)
+            pools[row] = list(dict.fromkeys(pools[row]))
+        fused = self.fused_scores(queries, pools)
+        out = [self.collapse(pool, fused[row], queries.exact[row], top_k, contexts[row]) for row, pool in enumerate(pools)]
+        if settings.exact_fill != "none" and self.signal(CharTfidfSignal) is not None:
+            fill = [r for r, skip in enumerate(shortcut) if skip and len(out[r]) < top_k]
+            if fill:
+                self.fill(queries, fill, out, top_k)
+        return out
+
+    def fused_scores(self, queries: Queries, pools: List[List[int]]) -> List[numpy.ndarray]:
+        """RETURNS: per mention, the fused score of each pool name: dense first, then each scoring signal."""
+        dense = self.dense.scores(queries, pools)
+        parts = [(w.weight, w.signal.scores(queries, pools)) for w in self.signals]
+        out = []
+        for row in range(len(pools)):
+            scores = self.dense_weight * dense[row]
+            for weight, values in parts:
+                scores = scores + weight * values[row]
+            out.append(scores)
+        return out
+
+    def fill(self, queries: Queries, rows: List[int], out: List[List["Candidate"]], top_k: int) -> None:
+        """Append to the exact entities of these short-cut mentions the best other entities of the fusion
+        without the dense signal (`exact_fill`)."""
+        settings = self.settings
+        n_names = min(settings.n_candidates, 2 * top_k)
+        char = self.signal(CharTfidfSignal)
+        pools, search_scores = char.rare_candidates(queries, rows, n_names, settings.sparse_max_df)
+        if settings.exact_fill == "char":
+            scores = search_scores
+        else:
+            lexical = [w for w in self.signals if w.signal is not char]
+            for weighted in lexical:
+                if hasattr(weighted.signal, "rare_candidates"):
+                    found, _ = weighted.signal.rare_candidates(queries, rows, n_names, settings.sparse_max_df)
+                    pools = [list(dict.fromkeys(pool + extra)) for pool, extra in zip(pools, found)]
+            pools = [pool + self.exact_names_tier().number_variant_candidates(queries.texts[r], pool)
+                     for r, pool in zip(rows, pools)]
+            sub = Queries([queries.written[r] for r in rows], [queries.texts[r] for r in rows], [queries.contexts[r] for r in rows])
+            # The fused score without its dense part, rescaled to [0, 1] (character TF-IDF first).
+            parts = [(self.settings.sparse_weight, char.scores(sub, pools))]
+            parts += [(w.weight, w.signal.scores(sub, pools)) for w in lexical]
+            total = sum(w for w, _ in parts)
+            scores = [sum(w * values[i] for w, values in parts) / total for i in range(len(pools))]
+        for row, pool, values in zip(rows, pools, scores):
+            out[row].extend(self.fill_candidates(pool, numpy.asarray(values, dtype=numpy.float32), out[row], top_k))
+
+    def exact_names_tier(self) -> ExactTier:
+        return self.exact if self.exact is not None else ExactTier(
+            self.linker.exact_names, self.linker.reference_set, self.settings.exact_kind_priority, self.linker._entity_priors)
+
+    def fill_candidates(self, pool: List[int], scores: numpy.ndarray, exact: List["Candidate"], top_k: int) -> List["Candidate"]:
+        """The best entities of a fill pool (by score, then name row) not among `exact`, up to top_k in all."""
+        from ..kb_linker import Candidate
+
+        reference = self.linker.reference_set
+        rows = numpy.asarray(pool, dtype=numpy.int64)
+        seen = {c.kb_id for c in exact}
+        found: List[Candidate] = []
+        for j in numpy.lexsort((rows, -scores)):
+            if len(exact) + len(found) >= top_k:
+                break
+            kb_id = reference.kb_ids[int(reference.name_entity[rows[j]])]
+            if kb_id not in seen:
+                seen.add(kb_id)
+                found.append(Candidate(kb_id, reference.names[int(rows[j])], round(min(1.0, float(scores[j])), 6)))
+        return found
+
+    def collapse(self, pool: List[int], scores: numpy.ndarray, exact, top_k: int,
+                 context: Optional[OrganismContext] = None) -> List["Candidate"]:
+        """Names → entities. Each entity keeps its best name by (exact tier, assigned organism among exact
+        matches, kind priority of an exact match, prior, score + organism bonus), the earliest in the pool on
+        ties; entities rank by the same key, then by entity index."""
+        from ..kb_linker import Candidate
+
+        reference = self.linker.reference_set
+        rows = numpy.asarray(pool, dtype=numpy.int64)
+        scores = numpy.asarray(scores, dtype=numpy.float32)
+        keep = self.organism.allowed(reference.name_entity[rows].astype(numpy.int64), context)
+        if keep is not None:
+            rows, scores = rows[keep], scores[keep]
+            pool = rows.tolist()
+        entities = reference.name_entity[rows].astype(numpy.int64)
+        if self.exact is not None:
+            tiers, kinds, priors = self.exact.keys(pool, exact, entities)
+        else:
+            tiers = kinds = numpy.zeros(len(rows), dtype=numpy.int64)
+            priors = numpy.zeros(len(rows), dtype=numpy.float64)
+        bonus, confident = self.organism.match(entities, context)
+        ranking = scores + numpy.float32(self.organism.weight) * bonus
+        organism = confident * (tiers > 0)
+        by_name = numpy.lexsort((numpy.arange(len(rows)), -ranking, -priors, -kinds, -organism, -tiers))
+        _, first = numpy.unique(entities[by_name], return_index=True)
+        best = by_name[first]
+        ranked = best[numpy.lexsort((entities[best], -ranking[best], -priors[best], -kinds[best], -organism[best], -tiers[best]))][:top_k]
+        kb_ids = strings_at(reference.kb_ids, entities[ranked].tolist())
+        names = strings_at(reference.names, rows[ranked].tolist())
+        return [
+            Candidate(kb_id, name, 1.0 if tiers[j] else round(min(1.0, float(scores[j])), 6))
+            for kb_id, name, j in zip(kb_ids, names, ranked)
+        ]

@@ -1,0 +1,52 @@
+"""The organism signal: prefer the entities of the organism a mention was assigned to (`organism_ranking`).
+
+It restricts (names of entities outside a mention's allowed organisms leave the exact matches and the pool),
+gives a rank key among exact matches (the assigned organism's entities first when the assignment's confidence
+reaches `organism_min_confidence`) and a bonus, `organism_weight × confidence`, added to the ranking (not to
+the written score) of candidates of the assigned organism.
+"""
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy
+
+from ...organism_ranking import OrganismContext, allowed_mask, organism_match
+from .base import Pools, Queries
+
+ORGANISM = "organism"
+
+
+class OrganismSignal:
+    name = ORGANISM
+
+    def __init__(self, entity_taxa: Optional[numpy.ndarray], name_entity: numpy.ndarray, weight: float, min_confidence: float) -> None:
+        self.entity_taxa = entity_taxa
+        self.name_entity = name_entity
+        self.weight = weight
+        self.min_confidence = min_confidence
+
+    def allowed_rows(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> Dict[int, int]:
+        """The exact-match rows of entities the mention's organism restriction allows."""
+        if not rows or context is None or context.allowed is None:
+            return rows
+        keys = numpy.fromiter(rows, dtype=numpy.int64, count=len(rows))
+        mask = allowed_mask(self.entity_taxa, self.name_entity[keys].astype(numpy.int64), context)
+        return rows if mask is None else {int(r): rows[int(r)] for r in keys[mask]}
+
+    def allowed(self, entities: numpy.ndarray, context: Optional[OrganismContext]) -> Optional[numpy.ndarray]:
+        """RETURNS (Optional[numpy.ndarray]): which of these entities may be linked (None: all)."""
+        if context is None or self.entity_taxa is None:
+            return None
+        return allowed_mask(self.entity_taxa, entities, context)
+
+    def candidates(self, queries: Queries, rows: Sequence[int], n: int) -> Optional[Pools]:
+        return None
+
+    def match(self, entities: numpy.ndarray, context: Optional[OrganismContext]) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """RETURNS: float32 confidence where an entity is of the assigned taxon, and int64 1 where the confidence
+        also reaches `min_confidence` (see `organism_ranking.organism_match`)."""
+        return organism_match(self.entity_taxa, entities, context, self.min_confidence)
+
+    def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
+        """RETURNS: per mention, the organism bonus of each pool name (before its weight)."""
+        return [self.match(self.name_entity[numpy.asarray(pool, dtype=numpy.int64)].astype(numpy.int64), context)[0]
+                for pool, context in zip(pools, queries.contexts)]
