@@ -1,11 +1,11 @@
 """spacy_nseen: NSEEN entity normalisation as a spaCy component (`nlp.add_pipe("nseen_linker")`)."""
 from .about import __version__
 from .component import NseenLinker, make_nseen_linker
-from .encoder_io import encoder_block
-from .encoder_layer import build_char_bilstm_encoder
+from .encoder.weights_io import encoder_block
+from .encoder.layer import build_char_bilstm_encoder
 from .errors import ArtifactError, NotInitializedError, NseenError
-from .kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
-from .reference_set import ReferenceSet
+from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
+from .reference.reference_set import ReferenceSet
 
 __all__ = [
     "__version__",

@@ -6,9 +6,9 @@ For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURI
 """
 import copyreg
 import inspect
-import warnings
 import shutil
 import tempfile
+import warnings
 from dataclasses import asdict, fields
 from itertools import islice
 from pathlib import Path
@@ -23,18 +23,18 @@ from spacy.util import SimpleFrozenList, from_disk as util_from_disk, to_disk as
 from spacy.vocab import Vocab
 from thinc.api import Config, Model
 
-from .abbreviations import abbreviation_map
-from .encoder_io import load_encoder_weights
+from .text.abbreviations import abbreviation_map
+from .encoder.weights_io import load_encoder_weights
 from .errors import ArtifactError, NotInitializedError
-from .exact_ranking import read_entity_prior
-from .kb_linker import Candidate, KnowledgeBaseLinker
+from .linker.exact_ranking import read_entity_prior
+from .linker.kb_linker import Candidate, KnowledgeBaseLinker, load_linker
 from .linker.settings import MODES, PRECISIONS, IndexSettings, KbSettings, LinkerSettings, Mode, with_changes
-from .linker_io import ENTITY_PRIOR_FILE, META_FILE, check_prior, load_linker, read_linker_meta, save_linker
-from .nil_decision import NilModel
-from .organism_ranking import OrganismContext
+from .linker.storage import ENTITY_PRIOR_FILE, META_FILE, check_prior, read_linker_meta, save_linker
+from .linker.nil_decision import NilModel
+from .organisms.ranking import OrganismContext
 from .organisms.assign import AssignerSettings, OrganismAssigner, SpanOrganism
 from .organisms.cell_lines import CellLineTable
-from .reference_set import ReferenceSet
+from .reference.reference_set import ReferenceSet
 
 DEFAULT_ENCODER_CONFIG = """
 [encoder]

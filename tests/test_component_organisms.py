@@ -7,10 +7,10 @@ import spacy
 from spacy.tokens import Doc, Span
 from thinc.api import Model
 
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.nil_decision import FEATURES, NilModel
-from spacy_nseen.reference_set import ReferenceSet
-from test_organism_ranking import MOUSE, ROWS, TAXA, YEAST, HUMAN
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.nil_decision import FEATURES, NilModel
+from spacy_nseen.reference.reference_set import ReferenceSet
+from multi_organism_rows import MOUSE, ROWS, TAXA, YEAST, HUMAN
 
 
 @pytest.fixture(scope="module")

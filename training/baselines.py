@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional, Protocol, Sequence, Tuple, Un
 import numpy as np
 from spacy_nseen.progress import progress_iter
 
-from spacy_nseen.ngram_tfidf import CharNgramTfidf
+from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
 
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\uFE58\uFE63\uFF0D]")
 _SPACES = re.compile(r"\s+")

@@ -25,8 +25,8 @@ import numpy
 import typer
 from wasabi import msg
 
-from spacy_nseen.encoder_layer import set_precision
-from spacy_nseen.kb_linker import KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.encoder.layer import set_precision
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from training.baselines import ExactMatchRanker, Reference
 from training.benchmark_pipeline import LABEL_KBS, TYPE_LABELS, run_pipeline
 from training.benchmark_report import check_targets, print_targets, write_markdown
@@ -244,7 +244,7 @@ def hits(linker: KnowledgeBaseLinker, queries: Dict[str, Any], secondary: Dict[s
 def option_effects(linker: KnowledgeBaseLinker, queries: Dict[str, Any], secondary: Dict[str, str],
                    search_ks: Sequence[int] = SEARCH_KS, sparse_max_dfs: Sequence[float] = SPARSE_MAX_DFS) -> Dict[str, Any]:
     """Hits@1 (and speed) of the linker as configured and with one option changed at a time."""
-    from spacy_nseen.encoder_layer import set_precision
+    from spacy_nseen.encoder.layer import set_precision
 
     base_settings, base_search_k, base_precision = linker.settings, linker.index.search_k, linker.encoder.attrs["precision"]
     out: Dict[str, Any] = {"configured": {"settings": base_settings.to_dict(), "search_k": base_search_k, "precision": base_precision,
@@ -287,7 +287,7 @@ def annoy_recall(linker: KnowledgeBaseLinker, strings: Sequence[str], k: int = 1
     """Recall@k of Annoy against exact search, for the query strings' fp32 vectors, per search_k; and for
     indexes rebuilt from the same vectors with other numbers of trees (build seconds and file size too).
     Annoy is asked for n_candidates names, as the linker does (search_k=-1 means n_trees × n_candidates)."""
-    from spacy_nseen.name_index import AnnoyNameIndex
+    from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 
     vectors = linker.encode(strings)
     exact_ids, _ = BruteForceIndex(linker.index).query(vectors, k)
@@ -322,7 +322,7 @@ def annoy_recall(linker: KnowledgeBaseLinker, strings: Sequence[str], k: int = 1
 
 def encoder_throughput(linker: KnowledgeBaseLinker, names: Sequence[str]) -> Dict[str, float]:
     """Names/s of the linker's encoder at each precision."""
-    from spacy_nseen.encoder_layer import encode_names, set_precision
+    from spacy_nseen.encoder.layer import encode_names, set_precision
 
     saved = linker.encoder.attrs["precision"]
     out = {}
@@ -347,8 +347,8 @@ def index_build(linker_dir: Path, workdir: Path, precision: Optional[str] = None
     `training.build_linker` and `nseen_linker.initialize` run), timing each part; sizes of the files.
     precision: the build precision of the reference names (None: the encoder's). With `queries`, also the
     Hits@1 of the rebuilt linker."""
-    from spacy_nseen.encoder_io import build_encoder_from_disk
-    from spacy_nseen.reference_set import ReferenceSet
+    from spacy_nseen.encoder.weights_io import build_encoder_from_disk
+    from spacy_nseen.reference.reference_set import ReferenceSet
 
     meta = json.loads((linker_dir / "linker.json").read_text(encoding="utf8"))
     index_meta = json.loads((linker_dir / "names.ann.json").read_text(encoding="utf8"))

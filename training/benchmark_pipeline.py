@@ -37,8 +37,8 @@ def ruler_pipeline(mentions: Sequence[Mention], linker_dirs: Dict[str, Path], ne
     else spacy.blank("en") + an entity ruler of the gold mention strings."""
     import spacy
 
-    from spacy_nseen.encoder_io import read_encoder_config
-    from spacy_nseen.encoder_layer import ARCHITECTURE
+    from spacy_nseen.encoder.weights_io import read_encoder_config
+    from spacy_nseen.encoder.layer import ARCHITECTURE
 
     from spacy_nseen.component import DEFAULT_ENCODER
 

@@ -14,10 +14,10 @@ import torch
 import typer
 from wasabi import msg
 
-from spacy_nseen.encoder_io import build_encoder_from_disk
-from spacy_nseen.kb_linker import KnowledgeBaseLinker, LinkerSettings
-from spacy_nseen.reference_set import ReferenceSet
-from spacy_nseen.xrefs import read_xrefs
+from spacy_nseen.encoder.weights_io import build_encoder_from_disk
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.reference.xrefs import read_xrefs
 
 from .data_errors import run_cli
 

@@ -130,7 +130,7 @@ def main(
     n_sample: int = typer.Option(1000, "--sample", help="Background reference names"),
 ) -> None:
     """Write embedding_fig4.png and table4.json for the paper's four example queries."""
-    from spacy_nseen.kb_linker import KnowledgeBaseLinker
+    from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
     linker = KnowledgeBaseLinker.from_disk(linker_dir)
     output.mkdir(parents=True, exist_ok=True)

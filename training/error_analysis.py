@@ -43,7 +43,7 @@ def has_greek_or_dash(text: str) -> bool:
 
 def classify(text: str, gold: frozenset, linker) -> str:
     """RETURNS (str): the class (see the module doc) of a missed mention."""
-    from spacy_nseen.name_normalization import loose_key
+    from spacy_nseen.text.normalization import loose_key
 
     reference = linker.reference_set
     exact = linker.exact_names.lookup(text)
@@ -83,7 +83,7 @@ def main(
     """Write the Hits@1 misses grouped by mention text, classified, as Markdown."""
     import sys
 
-    from spacy_nseen.kb_linker import KnowledgeBaseLinker
+    from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
     command = " ".join(["python", "-m", "training.error_analysis", *sys.argv[1:]])
     mentions = mentions or _mirror() / "bioid" / "mentions.tsv.gz"

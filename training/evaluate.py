@@ -134,8 +134,8 @@ def split_in_kb(queries: Sequence[Query], entities: set) -> Dict[str, Any]:
 
 def article_abbreviations(captions: Path) -> Dict[str, Dict[str, str]]:
     """RETURNS (Dict[str, Dict[str, str]]): per article (pmc_id), short form → long form defined in its
-    captions (`long form (SHORT)`, Schwartz & Hearst; see `spacy_nseen.abbreviations`)."""
-    from spacy_nseen.abbreviations import abbreviation_map
+    captions (`long form (SHORT)`, Schwartz & Hearst; see `spacy_nseen.text.abbreviations`)."""
+    from spacy_nseen.text.abbreviations import abbreviation_map
     from training.bioid import CAPTION_COLUMNS, _open_tsv
 
     texts: Dict[str, List[str]] = {}
@@ -219,7 +219,7 @@ def organism_evidence(captions: Path, mentions: Path, cell_lines: Optional[Path]
     RETURNS (Tuple[Callable, Callable]): query → OrganismContext (or None), query → organism label.
     """
     from spacy_nseen.component import organism_confidence
-    from spacy_nseen.organism_ranking import OrganismContext
+    from spacy_nseen.organisms.ranking import OrganismContext
     from spacy_nseen.organisms.assign import OrganismAssigner
     from spacy_nseen.organisms.cell_lines import CellLineTable
 
@@ -332,11 +332,11 @@ def main(
         setup[s] = round(time.perf_counter() - start, 2)
     linkers = []
     for path in linker or []:
-        from spacy_nseen.kb_linker import KnowledgeBaseLinker
+        from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
         obj = KnowledgeBaseLinker.from_disk(path)
         if entity_prior:
-            from spacy_nseen.exact_ranking import read_entity_prior
+            from spacy_nseen.linker.exact_ranking import read_entity_prior
 
             prior_path, _, column = entity_prior.rpartition(":")
             obj.entity_prior = read_entity_prior(obj.reference_set, prior_path, column)

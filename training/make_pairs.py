@@ -32,7 +32,7 @@ from spacy_nseen.progress import Progress, progress_iter
 from wasabi import msg
 
 from .data_errors import DataFileError, run_cli
-from spacy_nseen.name_variants import same_name_variants
+from spacy_nseen.text.variants import same_name_variants
 from .pair_store import PairStore
 from .string_similarity import SIMILARITIES, pairwise_similarity
 from .tsv_io import iter_tsv

@@ -18,13 +18,13 @@ import typer
 from spacy.util import registry
 from wasabi import msg
 
-from spacy_nseen.char_vocab import CharVocab
-from spacy_nseen.encoder_io import load_encoder_weights, save_encoder
-from spacy_nseen.encoder_layer import ARCHITECTURE, encode_names, set_char_vocab
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.encoder.vocab import CharVocab
+from spacy_nseen.encoder.weights_io import load_encoder_weights, save_encoder
+from spacy_nseen.encoder.layer import ARCHITECTURE, encode_names, set_char_vocab
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.progress import Progress
-from spacy_nseen.reference_set import ReferenceSet
-from spacy_nseen.siamese_training import SiameseTrainer, TrainingSettings, mine_hard_negatives
+from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, mine_hard_negatives
 
 from .data_errors import DataFileError, run_cli
 from .pair_store import PairStore

@@ -27,10 +27,10 @@ import numpy
 import typer
 from wasabi import msg
 
-from spacy_nseen.kb_linker import Candidate, KnowledgeBaseLinker
-from spacy_nseen.nil_decision import FEATURES, NIL_MODEL_FILE, NilModel, fit_logistic, mention_features
-from spacy_nseen.organism_ranking import OrganismContext
-from spacy_nseen.reference_set import ReferenceSet
+from spacy_nseen.linker.kb_linker import Candidate, KnowledgeBaseLinker
+from spacy_nseen.linker.nil_decision import FEATURES, NIL_MODEL_FILE, NilModel, fit_logistic, mention_features
+from spacy_nseen.organisms.ranking import OrganismContext
+from spacy_nseen.reference.reference_set import ReferenceSet
 
 from .data_errors import run_cli
 

@@ -29,11 +29,11 @@ import numpy
 import typer
 from wasabi import msg
 
-from spacy_nseen.abbreviations import abbreviation_map
+from spacy_nseen.text.abbreviations import abbreviation_map
 from spacy_nseen.component import organism_confidence
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.nil_decision import NilModel, expected_calibration_error, fit_platt, mention_features
-from spacy_nseen.organism_ranking import OrganismContext
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.nil_decision import NilModel, expected_calibration_error, fit_platt, mention_features
+from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.organisms.cell_lines import CellLineTable
 

@@ -6,11 +6,11 @@ from pathlib import Path
 import torch
 import typer
 
-from ..encoder_io import build_encoder_from_disk, encoder_block
-from ..encoder_layer import PRECISIONS
-from ..kb_linker import KnowledgeBaseLinker
-from ..linker_io import save_linker
-from ..names_tsv import read_names_tsv
+from ..encoder.weights_io import build_encoder_from_disk, encoder_block
+from ..encoder.layer import PRECISIONS
+from ..linker.kb_linker import KnowledgeBaseLinker
+from ..linker.storage import save_linker
+from ..reference.names_tsv import read_names_tsv
 from . import app
 from .errors import reported_errors
 

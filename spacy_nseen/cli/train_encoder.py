@@ -6,11 +6,9 @@ from pathlib import Path
 import torch
 import typer
 
-from ..encoder_io import save_encoder
-from ..names_tsv import read_names_tsv
-from ..names_training import train_encoder_on_names
+from ..encoder.weights_io import save_encoder
+from ..reference.names_tsv import read_names_tsv
 from ..progress import Progress
-from ..siamese_training import StepStats, TrainingSettings
 from . import app
 from .errors import reported_errors
 
@@ -39,9 +37,13 @@ def train_encoder(
                   output_width=output_width, dropout=0.0, pooling="max", max_length=max_length)
     with reported_errors():
         reference = read_names_tsv(names)
+    # Training-only code (spacy_nseen.training) is imported here, never by the component.
+    from ..training.names import train_encoder_on_names
+    from ..training.siamese import StepStats, TrainingSettings
+
     settings = TrainingSettings(batch_pairs=batch_pairs, learning_rate=learning_rate, seed=seed)
     with Progress("training", total=max_steps, unit="steps") as bar:
-        def on_step(stats: StepStats) -> None:
+        def on_step(stats: "StepStats") -> None:
             bar.update(1, loss=f"{stats.loss:.4f}")
 
         result = train_encoder_on_names(reference, config, max_steps=max_steps, rounds=rounds, settings=settings,

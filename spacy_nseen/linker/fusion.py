@@ -14,22 +14,20 @@ signals' rare terms only (and the other grammatical number's exact matches), the
 "char" keeps the character TF-IDF signal alone, scored by its rare-term search. `mode="dense"` is the dense
 signal alone (the paper's retrieval).
 """
-from typing import TYPE_CHECKING, Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence
 
 import numpy
 
-from ..organism_ranking import OrganismContext
-from ..query_forms import query_forms
-from ..text_lines import strings_at
+from ..organisms.ranking import OrganismContext
+from ..text.query_forms import query_forms
+from ..text.lines import strings_at
+from .candidate import Candidate
 from .settings import LinkerSettings
 from .signals import SCORING_SIGNALS, Queries
 from .signals.char_tfidf import CharTfidfSignal
 from .signals.dense import DenseSignal
 from .signals.exact import ExactTier
 from .signals.organism import OrganismSignal
-
-if TYPE_CHECKING:
-    from ..kb_linker import Candidate, KnowledgeBaseLinker
 
 
 class Weighted(NamedTuple):
@@ -73,7 +71,7 @@ class Fusion:
         """RETURNS: the signal of this class in use, or None."""
         return next((w.signal for w in self.signals if isinstance(w.signal, cls)), None)
 
-    def link(self, mentions: List[str], top_k: int, contexts: Sequence[Optional[OrganismContext]]) -> List[List["Candidate"]]:
+    def link(self, mentions: List[str], top_k: int, contexts: Sequence[Optional[OrganismContext]]) -> List[List[Candidate]]:
         """Link a batch of distinct mentions (see the module doc). RETURNS: per mention, its top-k entities."""
         settings = self.settings
         hybrid = self.mode == "hybrid"
@@ -121,7 +119,7 @@ class Fusion:
             out.append(scores)
         return out
 
-    def fill(self, queries: Queries, rows: List[int], out: List[List["Candidate"]], top_k: int) -> None:
+    def fill(self, queries: Queries, rows: List[int], out: List[List[Candidate]], top_k: int) -> None:
         """Append to the exact entities of these short-cut mentions the best other entities of the fusion
         without the dense signal (`exact_fill`)."""
         settings = self.settings
@@ -151,10 +149,8 @@ class Fusion:
         return self.exact if self.exact is not None else ExactTier(
             self.linker.exact_names, self.linker.reference_set, self.settings.exact_kind_priority, self.linker._entity_priors)
 
-    def fill_candidates(self, pool: List[int], scores: numpy.ndarray, exact: List["Candidate"], top_k: int) -> List["Candidate"]:
+    def fill_candidates(self, pool: List[int], scores: numpy.ndarray, exact: List[Candidate], top_k: int) -> List[Candidate]:
         """The best entities of a fill pool (by score, then name row) not among `exact`, up to top_k in all."""
-        from ..kb_linker import Candidate
-
         reference = self.linker.reference_set
         rows = numpy.asarray(pool, dtype=numpy.int64)
         seen = {c.kb_id for c in exact}
@@ -169,12 +165,10 @@ class Fusion:
         return found
 
     def collapse(self, pool: List[int], scores: numpy.ndarray, exact, top_k: int,
-                 context: Optional[OrganismContext] = None) -> List["Candidate"]:
+                 context: Optional[OrganismContext] = None) -> List[Candidate]:
         """Names → entities. Each entity keeps its best name by (exact tier, assigned organism among exact
         matches, kind priority of an exact match, prior, score + organism bonus), the earliest in the pool on
         ties; entities rank by the same key, then by entity index."""
-        from ..kb_linker import Candidate
-
         reference = self.linker.reference_set
         rows = numpy.asarray(pool, dtype=numpy.int64)
         scores = numpy.asarray(scores, dtype=numpy.float32)

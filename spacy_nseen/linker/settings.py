@@ -11,10 +11,10 @@ Adding a signal adds its weight here (and its options): nothing else of the sett
 from dataclasses import asdict, dataclass, field, fields, make_dataclass, replace
 from typing import Any, Dict, Literal, Mapping, Optional, Tuple, Union
 
-from ..encoder_layer import PRECISIONS
-from ..exact_ranking import KIND_PRIORITIES, TIE_BREAKS
-from ..name_index import N_TREES, SEARCH_K
-from ..query_forms import QUERY_FORMS
+from ..encoder.layer import PRECISIONS
+from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS
+from ..retrieval.name_index import N_TREES, SEARCH_K
+from ..text.query_forms import QUERY_FORMS
 
 MODES = ("hybrid", "dense")
 # What fills ranks 2..k of a mention that takes the exact short-cut (see `LinkerSettings.exact_fill`).

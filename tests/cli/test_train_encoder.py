@@ -1,6 +1,6 @@
 import json
 
-from spacy_nseen.encoder_io import read_encoder_config
+from spacy_nseen.encoder.weights_io import read_encoder_config
 
 from cli_support import CELL_LINES, link
 SMALL = ["--depth", "1", "--hidden-width", "32", "--char-width", "32", "--output-width", "64", "--batch-pairs", "64"]

@@ -2,7 +2,7 @@
 import numpy
 import pytest
 
-from spacy_nseen.kb_linker import LinkerSettings
+from spacy_nseen.linker.kb_linker import LinkerSettings
 from spacy_nseen.linker.fusion import Fusion
 from spacy_nseen.linker.signals import SCORING_SIGNALS, Queries, Signal
 from spacy_nseen.linker.signals.char_tfidf import CharTfidfSignal

@@ -3,10 +3,10 @@ from dataclasses import fields
 
 import pytest
 
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.settings import (EXACT_FILLS, QUERY_FORMS, IndexSettings, KbSettings, LinkerSettings,
                                          with_changes)
-from spacy_nseen.name_index import AnnoyNameIndex
+from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from spacy_nseen.component import NseenLinker
 import inspect
 
@@ -36,7 +36,7 @@ def test_bad_values_name_the_setting(changes, name):
 
 
 def test_enumerations_come_from_their_modules():
-    from spacy_nseen import query_forms
+    from spacy_nseen.text import query_forms
 
     assert QUERY_FORMS == query_forms.QUERY_FORMS and EXACT_FILLS == ("none", "char", "sparse")
 

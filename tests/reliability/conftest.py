@@ -12,8 +12,8 @@ from spacy.language import Language
 from thinc.api import Model
 
 from rel_support import TOY_CHEBI, TOY_REFERENCE, make_pipeline, train_tiny_encoder
-from spacy_nseen.kb_linker import KnowledgeBaseLinker, LinkerSettings
-from spacy_nseen.reference_set import ReferenceSet
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.reference.reference_set import ReferenceSet
 
 
 @pytest.fixture(scope="session")

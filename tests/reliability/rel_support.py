@@ -8,10 +8,10 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from thinc.api import Model
 
-from spacy_nseen.encoder_layer import ARCHITECTURE, build_char_bilstm_encoder
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.reference_set import ReferenceSet
-from spacy_nseen.siamese_training import TrainingSettings, train_on_reference_set
+from spacy_nseen.encoder.layer import ARCHITECTURE, build_char_bilstm_encoder
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.training.siamese import TrainingSettings, train_on_reference_set
 
 torch.set_num_threads(1)
 

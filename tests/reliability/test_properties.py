@@ -9,9 +9,9 @@ import numpy
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from rel_support import TINY_ENCODER, doc_with_ents
-from spacy_nseen.char_vocab import PAD_ID, UNK_ID, CharVocab
-from spacy_nseen.greek_letters import GREEK_LETTERS
-from spacy_nseen.name_normalization import DASHES, loose_key, strict_key
+from spacy_nseen.encoder.vocab import PAD_ID, UNK_ID, CharVocab
+from spacy_nseen.text.greek import GREEK_LETTERS
+from spacy_nseen.text.normalization import DASHES, loose_key, strict_key
 
 # Reproducible in CI (CI=true), exploring new examples elsewhere; no example database in the work tree.
 SETTINGS = dict(deadline=None, database=None, derandomize=bool(os.environ.get("CI")),

@@ -17,7 +17,7 @@ import torch
 import spacy_nseen
 from rel_support import make_pipeline
 from spacy_nseen.errors import ArtifactError
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
 PACKAGE = Path(spacy_nseen.__file__).parent
 PICKLE_MODULES = {"pickle", "_pickle", "cPickle", "dill", "cloudpickle", "joblib", "marshal", "shelve"}

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from spacy_nseen.char_vocab import CharVocab
-from spacy_nseen.encoder_layer import set_char_vocab
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.reference_set import ReferenceSet
+from spacy_nseen.encoder.vocab import CharVocab
+from spacy_nseen.encoder.layer import set_char_vocab
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.reference.reference_set import ReferenceSet
 from training import benchmark, benchmark_pipeline
 from training.benchmark_report import check_targets, option_losses, write_markdown
 from training.bioid import read_mentions, read_secondary_map

@@ -1,6 +1,6 @@
 import pytest
 
-from spacy_nseen.kb_linker import LinkerSettings
+from spacy_nseen.linker.kb_linker import LinkerSettings
 from training.build_linker import linker_settings
 
 

@@ -95,9 +95,9 @@ def test_cli_chebi_secondary_and_split(tmp_path):
 
 def test_cli_with_fake_linker(tmp_path, monkeypatch):
     fake = FakeLinker()
-    module = types.ModuleType("spacy_nseen.kb_linker")
+    module = types.ModuleType("spacy_nseen.linker.kb_linker")
     module.KnowledgeBaseLinker = types.SimpleNamespace(from_disk=lambda path: fake)
-    monkeypatch.setitem(sys.modules, "spacy_nseen.kb_linker", module)
+    monkeypatch.setitem(sys.modules, "spacy_nseen.linker.kb_linker", module)
     monkeypatch.setattr("training.embedding_figure.EXAMPLES", {"AK2": ["UniProt:P00002"]})
     args = ["--kb", "uniprot", "--reference", str(FIX / "reference_uniprot.tsv"),
             "--mentions", str(FIX / "mentions.tsv"), "--systems", "exact,nseen,nseen_dense",

@@ -8,12 +8,12 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, DocBin, Span
 
-from spacy_nseen.char_vocab import CharVocab
+from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.component import DEFAULT_ENCODER
-from spacy_nseen.encoder_io import read_encoder_config
-from spacy_nseen.encoder_layer import ARCHITECTURE, set_char_vocab
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.reference_set import ReferenceSet
+from spacy_nseen.encoder.weights_io import read_encoder_config
+from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.reference.reference_set import ReferenceSet
 from training.bio_tokenizer import customize_tokenizer
 from training.bioid import read_captions
 from training.evaluate_pipeline import evaluate_pipeline

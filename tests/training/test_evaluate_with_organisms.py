@@ -6,10 +6,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from spacy_nseen.kb_linker import KnowledgeBaseLinker  # noqa: E402
-from spacy_nseen.organism_ranking import OrganismContext  # noqa: E402
-from spacy_nseen.reference_set import ReferenceSet  # noqa: E402
-from test_organism_ranking import MOUSE, ROWS, TAXA, YEAST  # noqa: E402
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker  # noqa: E402
+from spacy_nseen.organisms.ranking import OrganismContext  # noqa: E402
+from spacy_nseen.reference.reference_set import ReferenceSet  # noqa: E402
+from multi_organism_rows import MOUSE, ROWS, TAXA, YEAST  # noqa: E402
 from training.bioid import Mention, Query  # noqa: E402
 from training.evaluate import LinkerRanker, evaluate_rankers  # noqa: E402
 

@@ -1,6 +1,6 @@
 import pytest
 
-from spacy_nseen.greek_letters import greek_letter_name, greek_to_letters, has_greek, spell_out_greek
+from spacy_nseen.text.greek import greek_letter_name, greek_to_letters, has_greek, spell_out_greek
 
 
 @pytest.mark.parametrize(

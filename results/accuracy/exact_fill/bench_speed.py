@@ -4,7 +4,7 @@ import csv, gzip, statistics, sys, time
 from dataclasses import replace
 sys.path.insert(0, ".")  # run from the worktree root
 from training.evaluate import parse_variant
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
 linker_dir, prefix, rounds, specs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 with gzip.open("/work/shared/data/bioid/mentions.tsv.gz", "rt") as f:

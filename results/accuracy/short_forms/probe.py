@@ -3,7 +3,7 @@ prefix / Schwartz-Hearst short-form match + a reference-set prior (entity with m
 import csv, gzip, re, sys
 from collections import Counter, defaultdict
 sys.path.insert(0, ".")  # run from the worktree root
-from spacy_nseen.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from training.bioid import read_mentions, kb_queries, read_secondary_map
 from training.evaluate import select_documents
 

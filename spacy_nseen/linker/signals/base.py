@@ -12,7 +12,7 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Protocol, Sequ
 
 import numpy
 
-from ...organism_ranking import OrganismContext
+from ...organisms.ranking import OrganismContext
 
 Pools = List[List[int]]
 

@@ -3,8 +3,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
-from ...ngram_tfidf import CharNgramTfidf
-from ...sparse_cosine import top_k_postings
+from ...retrieval.char_tfidf import CharNgramTfidf
+from ...retrieval.sparse import top_k_postings
 from .base import Pools, Queries, scoring_signal
 
 

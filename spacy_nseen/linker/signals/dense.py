@@ -3,7 +3,7 @@ from typing import Callable, List, Optional, Sequence
 
 import numpy
 
-from ...name_index import AnnoyNameIndex
+from ...retrieval.name_index import AnnoyNameIndex
 from .base import Pools, Queries
 
 DENSE = "dense"

@@ -9,10 +9,10 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
-from ...exact_fill import number_variants
-from ...exact_names import ExactNameIndex
-from ...exact_ranking import kind_ranks
-from ...reference_set import ReferenceSet
+from ...text.plurals import number_variants
+from ...retrieval.exact_names import ExactNameIndex
+from ..exact_ranking import kind_ranks
+from ...reference.reference_set import ReferenceSet
 from .base import Pools, Queries
 
 EXACT = "exact"

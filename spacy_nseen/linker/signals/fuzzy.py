@@ -5,8 +5,8 @@ import numpy
 from rapidfuzz.distance import Indel, JaroWinkler
 from rapidfuzz.process import cpdist
 
-from ...name_normalization import strict_key
-from ...text_lines import strings_at
+from ...text.normalization import strict_key
+from ...text.lines import strings_at
 from .base import Pools, Queries, scoring_signal
 
 

@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
-from ...organism_ranking import OrganismContext, allowed_mask, organism_match
+from ...organisms.ranking import OrganismContext, allowed_mask, organism_match
 from .base import Pools, Queries
 
 ORGANISM = "organism"

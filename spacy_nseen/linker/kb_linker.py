@@ -1,0 +1,271 @@
+"""Linking strings to one reference set: the encoder, the reference set, its indexes and the fusion of signals.
+
+This module knows nothing of spaCy. `KnowledgeBaseLinker.link` caches per mention and hands each batch of
+distinct mentions to the fusion (`linker.fusion`): the exact tier, the dense signal (NSEEN §3.3, Algorithm 3:
+the nearest reference names in the embedding space, Annoy), the scoring signals (word TF-IDF, character n-gram
+TF-IDF, fuzzy; `linker.signals`) and the organism signal give candidates and scores, combined into one ranking
+of distinct entities; `link_probabilities` is the NIL decision on the result (`nil_decision`).
+`mode="dense"` is the dense signal alone: pure embedding nearest neighbours, as in the paper.
+"""
+import copy
+from collections import OrderedDict
+from pathlib import Path
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy
+from thinc.api import Model
+
+from ..encoder.layer import PRECISIONS, encode_names
+from ..retrieval.exact_names import ExactNameIndex
+from .exact_ranking import KIND_PRIORITIES, entity_priors
+from .candidate import Candidate
+from .fusion import Fusion
+from .settings import EXACT_FILLS, MODES, IndexSettings, LinkerSettings
+from .build import build_parts
+from .storage import ENTITY_PRIOR_FILE, check_prior, read_linker_parts, save_linker
+from ..retrieval.name_index import AnnoyNameIndex
+from ..retrieval.char_tfidf import CharNgramTfidf
+from .nil_decision import NilModel, mention_features
+from ..organisms.ranking import OrganismContext
+from ..retrieval.word_tfidf import NameTokenIndex
+from ..reference.reference_set import ReferenceSet
+
+MAX_CACHED_LENGTH = 256
+# Name kinds preferred when several entities match a mention exactly (lower is better).
+# (See `exact_ranking` for the other tables and the `exact_kind_priority` / `exact_tie_break` settings.)
+KIND_PRIORITY = {k: v for k, v in KIND_PRIORITIES["default"].items() if k != "*"}
+
+
+class TaxonLookup:
+    """kb_id → NCBI taxon id of a multi-organism reference set (a dict-like view for `mention_features`)."""
+
+    def __init__(self, reference_set: ReferenceSet) -> None:
+        self.reference_set = reference_set
+
+    def get(self, kb_id: str, default: Optional[int] = None) -> Optional[int]:
+        taxon = self.reference_set.taxon_of(kb_id)
+        return default if taxon is None else taxon
+
+
+class KnowledgeBaseLinker:
+    """Links mention strings to the entities of one reference set.
+
+    name (str): the reference set's name ("uniprot", "chebi", ...).
+    encoder (Model): the `spacy_nseen.CharBiLSTMEncoder.v1` layer, initialised.
+    reference_set (ReferenceSet): the entities and names.
+    index (AnnoyNameIndex): the name vectors.
+    tfidf (Optional[CharNgramTfidf]): the sparse scorer (needed for hybrid mode with sparse_weight > 0).
+    settings (LinkerSettings): search settings.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        encoder: Model,
+        reference_set: ReferenceSet,
+        index: AnnoyNameIndex,
+        tfidf: Optional[CharNgramTfidf] = None,
+        settings: Optional[LinkerSettings] = None,
+        exact_names: Optional[ExactNameIndex] = None,
+        tokens: Optional[NameTokenIndex] = None,
+    ) -> None:
+        if index.n_items != len(reference_set):
+            raise ValueError(f"the index holds {index.n_items} names, the reference set {len(reference_set)}")
+        self.name = name
+        self.encoder = encoder
+        self.reference_set = reference_set
+        self.index = index
+        self.tfidf = tfidf
+        self.tokens = tokens
+        self.settings = settings or LinkerSettings()
+        # The keys of every name are computed here unless a saved look-up is given (see linker_io).
+        self.exact_names = exact_names if exact_names is not None else ExactNameIndex.build(reference_set.names)
+        self._cache: "OrderedDict[Tuple[str, int, str, Optional[OrganismContext]], List[Candidate]]" = OrderedDict()
+        self.build_seconds: Dict[str, float] = {}
+        # Per-entity values for exact_tie_break="prior" (e.g. ChEBI star levels; see exact_ranking).
+        self.entity_prior: Optional[numpy.ndarray] = None
+        # The NIL decision (None: the best candidate's score is the link's score) and the entities'
+        # cross-references, both saved with the linker (see nil_decision, xrefs).
+        self.nil_model: Optional["NilModel"] = None
+        self.xrefs: Dict[str, Dict[str, str]] = {}
+
+    @classmethod
+    def build(
+        cls,
+        name: str,
+        encoder: Model,
+        reference_set: ReferenceSet,
+        *,
+        n_trees: int = IndexSettings.n_trees,
+        search_k: int = IndexSettings.search_k,
+        seed: int = IndexSettings.seed,
+        settings: Optional[LinkerSettings] = None,
+        with_tfidf: bool = True,
+        build_precision: Optional[str] = None,
+    ) -> "KnowledgeBaseLinker":
+        """Embed every reference name, build the Annoy index, the sparse indexes and the exact-match keys.
+
+        A second thread fits the sparse indexes and keys, then helps encode (see `index_build`).
+        build_precision (Optional[str]): encoder precision used for the reference names only ("fp32",
+            "bf16", "int8"; None: the encoder's own); mentions are still encoded at the encoder's precision.
+        The seconds of each part are in `linker.build_seconds`.
+        """
+        if build_precision is not None and build_precision not in PRECISIONS:
+            raise ValueError(f"build_precision must be one of {PRECISIONS} or None, got {build_precision!r}")
+        parts = build_parts(encoder, reference_set.names, n_trees=n_trees, search_k=search_k, seed=seed,
+                            with_sparse=with_tfidf, precision=build_precision)
+        linker = cls(name, encoder, reference_set, parts.index, parts.tfidf, settings, exact_names=parts.exact_names,
+                     tokens=parts.tokens)
+        linker.build_seconds = parts.seconds
+        return linker
+
+    def encode(self, strings: Sequence[str]) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): L2-normalised float32 vectors of the strings."""
+        return encode_names(self.encoder, list(strings))
+
+    def with_settings(self, settings: LinkerSettings) -> "KnowledgeBaseLinker":
+        """A linker sharing this one's encoder, reference set and indexes, with other search settings."""
+        twin = copy.copy(self)
+        twin.settings = settings
+        twin._cache = OrderedDict()
+        return twin
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def link(
+        self,
+        mentions: Sequence[str],
+        top_k: int = 5,
+        mode: str = "hybrid",
+        organisms: Optional[Sequence[Optional[OrganismContext]]] = None,
+    ) -> List[List[Candidate]]:
+        """Link each mention to its top-k distinct entities, best first.
+
+        mentions (Sequence[str]): the mention strings (any Unicode; empty strings get no candidates).
+        top_k (int): entities per mention.
+        mode (str): "hybrid" (exact match + dense + sparse, per the settings) or "dense" (embedding only).
+        organisms (Optional[Sequence[Optional[OrganismContext]]]): per mention, its organism evidence (used
+            when the reference set has taxa; see `organism_ranking`).
+        RETURNS (List[List[Candidate]]): one list per mention.
+        """
+        if organisms is not None and len(organisms) != len(mentions):
+            raise ValueError(f"{len(mentions)} mentions but {len(organisms)} organism contexts")
+        if self.reference_set.entity_taxa is None:
+            organisms = None
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if top_k < 1:
+            raise ValueError(f"top_k must be at least 1, got {top_k}")
+        results: List[Optional[List[Candidate]]] = [None] * len(mentions)
+        todo: Dict[Tuple[str, Optional[OrganismContext]], List[int]] = {}
+        for i, mention in enumerate(mentions):
+            if not mention.strip():
+                results[i] = []
+                continue
+            context = organisms[i] if organisms is not None else None
+            key = (mention, top_k, mode, context)
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+                results[i] = cached
+            else:
+                todo.setdefault((mention, context), []).append(i)
+        if todo:
+            distinct = list(todo)
+            found = self._link_distinct([m for m, _ in distinct], top_k, mode, [c for _, c in distinct])
+            for (mention, context), candidates in zip(distinct, found):
+                for i in todo[(mention, context)]:
+                    results[i] = candidates
+                self._remember((mention, top_k, mode, context), candidates)
+        return [list(r) for r in results if r is not None]
+
+    def link_probabilities(
+        self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]], organisms: Optional[Sequence[Optional[OrganismContext]]] = None
+    ) -> Optional[numpy.ndarray]:
+        """RETURNS (Optional[numpy.ndarray]): per mention, the NIL model's probability that its best candidate
+        is right (None when the linker has no NIL model; 0 for a mention without candidates)."""
+        if self.nil_model is None:
+            return None
+        if not len(mentions):
+            return numpy.zeros(0)
+        taxa = self.reference_set.taxa
+        taxon_of = self._taxon_lookup() if taxa else None
+        contexts = organisms if organisms is not None else [None] * len(mentions)
+        features = numpy.vstack([mention_features(m, c, ctx, taxon_of, taxa) for m, c, ctx in zip(mentions, results, contexts)])
+        probabilities = self.nil_model.probabilities(features)
+        probabilities[[not c for c in results]] = 0.0
+        return probabilities
+
+    def _taxon_lookup(self) -> "TaxonLookup":
+        lookup = getattr(self, "_taxa_by_id", None)
+        if lookup is None:
+            lookup = self._taxa_by_id = TaxonLookup(self.reference_set)
+        return lookup
+
+    def _remember(self, key: Tuple[str, int, str, Optional[OrganismContext]], candidates: List[Candidate]) -> None:
+        # Long mentions are not cached, so the cache's memory stays bounded by cache_size × MAX_CACHED_LENGTH.
+        if self.settings.cache_size <= 0 or len(key[0]) > MAX_CACHED_LENGTH:
+            return
+        self._cache[key] = candidates
+        if len(self._cache) > self.settings.cache_size:
+            self._cache.popitem(last=False)
+
+    def fusion(self, mode: str = "hybrid") -> Fusion:
+        """RETURNS (Fusion): this linker's signals and how they combine, for its current settings and a mode."""
+        return Fusion(self, self.settings, mode)
+
+    def _link_distinct(
+        self, mentions: List[str], top_k: int, mode: str, contexts: Optional[List[Optional[OrganismContext]]] = None
+    ) -> List[List[Candidate]]:
+        contexts = contexts if contexts is not None else [None] * len(mentions)
+        return self.fusion(mode).link(mentions, top_k, contexts)
+
+    def _collapse(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int,
+                  context: Optional[OrganismContext] = None) -> List[Candidate]:
+        """Names → entities by the fusion's rank keys (see `Fusion.collapse`)."""
+        return self.fusion("hybrid").collapse(pool, scores, exact, top_k, context)
+
+    def _entity_priors(self) -> Optional[numpy.ndarray]:
+        tie_break = self.settings.exact_tie_break
+        if tie_break == "prior":
+            return entity_priors(self.reference_set, tie_break, self.entity_prior)
+        cached = getattr(self, "_prior_cache", None)
+        if cached is None or cached[0] != tie_break:
+            cached = (tie_break, entity_priors(self.reference_set, tie_break, None))
+            self._prior_cache = cached
+        return cached[1]
+
+    def to_disk(self, directory) -> None:
+        """Save the linker into a directory (see `spacy_nseen.linker.storage`)."""
+        save_linker(self, directory)
+
+    @classmethod
+    def from_disk(cls, directory, **kwargs) -> "KnowledgeBaseLinker":
+        """Load a linker directory (see `spacy_nseen.linker.storage.load_linker` for the options)."""
+        return load_linker(directory, **kwargs)
+
+
+def load_linker(
+    directory: Union[str, Path],
+    encoder: Optional[Model] = None,
+    settings: Optional[LinkerSettings] = None,
+    search_k: Optional[int] = None,
+    require_prior: bool = True,
+) -> KnowledgeBaseLinker:
+    """Load a linker directory (`storage`), checking every file before the first mention is linked.
+
+    encoder (Optional[Model]): a configured encoder layer to load the weights into; if None, one is built
+        from the saved `encoder.json`.
+    settings (Optional[LinkerSettings]): search settings; default: those saved in `linker.json`.
+    search_k (Optional[int]): Annoy search_k; default: the saved value.
+    require_prior (bool): fail when the settings ask for `exact_tie_break="prior"` and no prior is saved.
+    """
+    parts = read_linker_parts(directory, encoder=encoder, settings=settings, search_k=search_k)
+    extras = {key: parts.pop(key) for key in ("nil_model", "xrefs", "entity_prior")}
+    linker = KnowledgeBaseLinker(**parts)
+    linker.nil_model, linker.xrefs, linker.entity_prior = extras["nil_model"], extras["xrefs"], extras["entity_prior"]
+    if require_prior:
+        check_prior(linker, Path(directory) / ENTITY_PRIOR_FILE)
+    return linker
+

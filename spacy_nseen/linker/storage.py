@@ -1,0 +1,212 @@
+"""A trained linker directory on disk: encoder, reference set, Annoy index, TF-IDF matrix, settings.
+
+Layout: `linker.json`, `encoder.safetensors`, `char_vocab.json`, `encoder.json`, `reference.tsv.gz`,
+`names.ann` (+ `names.ann.json`), `tfidf.npz` (optional), `lookup.npz` (optional), `nil_model.json` (optional,
+see `nil_decision`), `xrefs.tsv.gz` (optional, see `xrefs`), `entity_prior.npz` (optional: the per-entity prior
+of `exact_tie_break="prior"`). Nothing is unpickled on load.
+
+The settings in `linker.json` are a record of those the linker was saved with, and the settings of a linker
+loaded on its own (`KnowledgeBaseLinker.from_disk`). In a pipeline the component's config is the one source of
+truth: `load_linker(settings=...)` is given them, and the saved ones are not read.
+
+`lookup.npz` holds the reference set as flat arrays and the exact-match keys as sorted hashes, so that
+loading neither parses `reference.tsv.gz` nor normalises every name. A directory without it (written
+before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.npz` are memory-mapped.
+"""
+import json
+import warnings
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple, Union
+
+import numpy
+from thinc.api import Model
+
+from ..about import ARTIFACT_FORMAT_VERSION, __version__
+from ..retrieval.array_io import load_npz, save_npz
+from ..encoder.weights_io import build_encoder_from_disk, load_encoder_weights, save_encoder
+from ..errors import ArtifactError
+from ..retrieval.exact_names import ExactNameIndex
+from .settings import LinkerSettings
+from ..retrieval.name_index import AnnoyNameIndex
+from .nil_decision import NIL_MODEL_FILE, NilModel
+from ..reference.xrefs import XREFS_FILE, read_xrefs, write_xrefs
+from ..retrieval.char_tfidf import CharNgramTfidf
+from ..retrieval.word_tfidf import NameTokenIndex
+from ..reference.reference_set import ReferenceSet
+
+META_FILE = "linker.json"
+REFERENCE_FILE = "reference.tsv.gz"
+INDEX_FILE = "names.ann"
+TFIDF_FILE = "tfidf.npz"
+TOKENS_FILE = "tokens.npz"
+LOOKUP_FILE = "lookup.npz"
+LOOKUP_VERSION = 1
+ENTITY_PRIOR_FILE = "entity_prior.npz"
+RESAVE = "Save the linker again (nlp.to_disk or the project's index step), or copy its complete directory."
+
+
+def save_linker(linker: "KnowledgeBaseLinker", directory: Union[str, Path]) -> None:
+    """Write every part of a linker into `directory` (created if needed)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    save_encoder(linker.encoder, directory)
+    linker.reference_set.to_tsv(directory / REFERENCE_FILE)
+    lookup = {f"reference_{key}": value for key, value in linker.reference_set.to_arrays().items()}
+    lookup.update({f"exact_{key}": value for key, value in linker.exact_names.to_arrays().items()})
+    lookup["lookup_version"] = numpy.asarray([LOOKUP_VERSION], dtype=numpy.int64)
+    lookup["reference_file_size"] = numpy.asarray([(directory / REFERENCE_FILE).stat().st_size], dtype=numpy.int64)
+    save_npz(directory / LOOKUP_FILE, lookup)
+    linker.index.save(directory / INDEX_FILE)
+    tokens_path = directory / TOKENS_FILE
+    if linker.tokens is not None:
+        linker.tokens.to_disk(tokens_path)
+    elif tokens_path.exists():
+        tokens_path.unlink()
+    tfidf_path = directory / TFIDF_FILE
+    if linker.tfidf is not None:
+        linker.tfidf.to_disk(tfidf_path, rare_max_df=linker.settings.sparse_max_df)
+    elif tfidf_path.exists():
+        tfidf_path.unlink()
+    prior = linker.entity_prior
+    for filename, part, write in ((NIL_MODEL_FILE, linker.nil_model, lambda p: linker.nil_model.to_disk(p)),
+                                  (XREFS_FILE, linker.xrefs, lambda p: write_xrefs(linker.xrefs, p)),
+                                  (ENTITY_PRIOR_FILE, prior is not None, lambda p: save_entity_prior(prior, p))):
+        if part:
+            write(directory / filename)
+        elif (directory / filename).exists():
+            (directory / filename).unlink()
+    meta = {
+        "format_version": ARTIFACT_FORMAT_VERSION,
+        "spacy_nseen_version": __version__,
+        "name": linker.name,
+        "n_names": len(linker.reference_set),
+        "n_entities": linker.reference_set.n_entities,
+        "has_tfidf": linker.tfidf is not None,
+        "has_tokens": linker.tokens is not None,
+        "settings": linker.settings.to_dict(),
+    }
+    (directory / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf8")
+
+
+def read_linker_meta(directory: Union[str, Path]) -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): the contents of `linker.json`, validated."""
+    path = Path(directory) / META_FILE
+    if not Path(directory).is_dir():
+        raise ArtifactError(directory, "linker directory not found", RESAVE)
+    if not path.exists():
+        raise ArtifactError(path, "linker metadata file not found", RESAVE)
+    try:
+        meta = json.loads(path.read_text(encoding="utf8"))
+        version = meta["format_version"]
+        int(meta["n_names"]), str(meta["name"])
+    except (ValueError, KeyError, TypeError) as err:
+        raise ArtifactError(path, f"not valid linker metadata ({err})", RESAVE) from None
+    if version != ARTIFACT_FORMAT_VERSION:
+        raise ArtifactError(path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RESAVE)
+    return meta
+
+
+def read_linker_parts(
+    directory: Union[str, Path],
+    encoder: Optional[Model] = None,
+    settings: Optional[LinkerSettings] = None,
+    search_k: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Read every part of a linker directory, checking every file before the first mention is linked
+    (`kb_linker.load_linker` makes the linker of them).
+
+    encoder (Optional[Model]): a configured encoder layer to load the weights into; if None, one is built
+        from the saved `encoder.json`.
+    settings (Optional[LinkerSettings]): search settings; default: those saved.
+    search_k (Optional[int]): Annoy search_k; default: the saved value.
+    RETURNS (Dict[str, Any]): the `KnowledgeBaseLinker` arguments, and `nil_model`, `xrefs`, `entity_prior`.
+    """
+    directory = Path(directory)
+    meta = read_linker_meta(directory)
+    if encoder is None:
+        encoder = build_encoder_from_disk(directory)
+    else:
+        load_encoder_weights(encoder, directory)
+    reference, exact_names = _read_lookup(directory, int(meta["n_names"]))
+    if reference is None:
+        reference = ReferenceSet.from_tsv(directory / REFERENCE_FILE)
+    if len(reference) != int(meta["n_names"]):
+        raise ArtifactError(
+            directory / REFERENCE_FILE, f"has {len(reference)} names, {META_FILE} says {meta['n_names']}", RESAVE
+        )
+    index = AnnoyNameIndex.load(directory / INDEX_FILE, dim=encoder.get_dim("nO"), n_items=len(reference), search_k=search_k)
+    tfidf = None
+    if meta.get("has_tfidf"):
+        tfidf = CharNgramTfidf.from_disk(directory / TFIDF_FILE, mmap=True)
+        if tfidf.n_names != len(reference):
+            raise ArtifactError(directory / TFIDF_FILE, f"has {tfidf.n_names} rows, the reference set {len(reference)}", RESAVE)
+    settings = settings or LinkerSettings.from_dict(meta.get("settings", {}))
+    tokens = None
+    if meta.get("has_tokens"):
+        tokens = NameTokenIndex.from_disk(directory / TOKENS_FILE)
+        if tokens.n_names != len(reference):
+            raise ArtifactError(directory / TOKENS_FILE, f"has {tokens.n_names} rows, the reference set {len(reference)}", RESAVE)
+    parts: Dict[str, Any] = {"name": str(meta["name"]), "encoder": encoder, "reference_set": reference, "index": index,
+                             "tfidf": tfidf, "settings": settings, "exact_names": exact_names, "tokens": tokens,
+                             "nil_model": None, "xrefs": {}, "entity_prior": None}
+    if (directory / NIL_MODEL_FILE).exists():
+        parts["nil_model"] = NilModel.from_disk(directory / NIL_MODEL_FILE)
+    if (directory / XREFS_FILE).exists():
+        parts["xrefs"] = read_xrefs(directory / XREFS_FILE)
+    if (directory / ENTITY_PRIOR_FILE).exists():
+        parts["entity_prior"] = load_entity_prior(directory / ENTITY_PRIOR_FILE, reference.n_entities)
+    return parts
+
+
+def save_entity_prior(prior: numpy.ndarray, path: Union[str, Path]) -> None:
+    """Write the per-entity prior of `exact_tie_break="prior"` (float64, one value per entity)."""
+    save_npz(path, {"prior": numpy.asarray(prior, dtype=numpy.float64)})
+
+
+def load_entity_prior(path: Union[str, Path], n_entities: int) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): the saved per-entity prior, checked against the number of entities."""
+    try:
+        prior = numpy.array(load_npz(path, mmap=False)["prior"], dtype=numpy.float64)
+    except Exception as err:  # zipfile.BadZipFile, KeyError, ValueError, OSError
+        raise ArtifactError(path, f"cannot be read ({type(err).__name__}: {err})", RESAVE) from None
+    if prior.shape != (n_entities,):
+        raise ArtifactError(path, f"holds {prior.shape} values for {n_entities} entities", RESAVE)
+    return prior
+
+
+def check_prior(linker: "KnowledgeBaseLinker", path: Union[str, Path]) -> None:
+    """Fail at load, not at the first link, when `exact_tie_break="prior"` has no prior to read."""
+    if linker.settings.exact_tie_break == "prior" and linker.entity_prior is None:
+        raise ArtifactError(path, f"exact_tie_break='prior' for '{linker.name}' needs the entity prior, and the linker has "
+                                  "none", "Give it at initialize (entity_priors = {\"KB\": \"FILE.tsv:COLUMN\"}) or set "
+                                  "KnowledgeBaseLinker.entity_prior, then save the linker again; or choose another exact_tie_break.")
+
+
+def _read_lookup(directory: Path, n_names: int) -> Tuple[Optional[ReferenceSet], Optional[ExactNameIndex]]:
+    """Read `lookup.npz`; (None, None) if the directory has none (an older layout, loaded the slow way)."""
+    path = directory / LOOKUP_FILE
+    if not path.exists():
+        warnings.warn(f"{directory} has no {LOOKUP_FILE}: loading is slow (the reference TSV is parsed and every "
+                      f"name normalised). Save the linker again to write it.", stacklevel=3)
+        return None, None
+    try:
+        arrays = load_npz(path, mmap=True)
+        version = int(arrays["lookup_version"][0])
+        reference_size = int(arrays["reference_file_size"][0])
+    except Exception as err:  # zipfile.BadZipFile, KeyError, ValueError, OSError
+        raise ArtifactError(path, f"cannot be read ({type(err).__name__}: {err})", RESAVE) from None
+    if version != LOOKUP_VERSION:
+        raise ArtifactError(path, f"look-up format {version}, this spacy_nseen reads {LOOKUP_VERSION}", RESAVE)
+    reference_path = directory / REFERENCE_FILE
+    if reference_path.exists() and reference_path.stat().st_size != reference_size:
+        warnings.warn(f"{path} was written with another {REFERENCE_FILE} (its size differs): ignored, the reference "
+                      f"TSV is read instead. Save the linker again to load it faster.", stacklevel=3)
+        return None, None
+    try:
+        reference = ReferenceSet.from_arrays({k[len("reference_"):]: v for k, v in arrays.items() if k.startswith("reference_")})
+        exact_names = ExactNameIndex.from_arrays(reference.names, {k[len("exact_"):]: v for k, v in arrays.items() if k.startswith("exact_")})
+    except (KeyError, ValueError, UnicodeDecodeError) as err:
+        raise ArtifactError(path, f"is not a valid look-up file ({type(err).__name__}: {err})", RESAVE) from None
+    if len(reference) != n_names or len(exact_names.strict[0]) != n_names:
+        raise ArtifactError(path, f"has {len(reference)} names, {META_FILE} says {n_names}", RESAVE)
+    return reference, exact_names

@@ -1,0 +1,1 @@
+"""Reference sets: entities, names, kinds, taxa, cross-references, names files."""

@@ -1,0 +1,228 @@
+"""Approximate nearest-neighbour search over name vectors with Annoy (NSEEN §3.2, Algorithm 2).
+
+Vectors are L2-normalised, so Annoy's angular distance d relates to the cosine by cos = 1 − d²/2.
+The index file is memory-mapped on load, so processes that load the same file share its pages. The item
+vectors (`vectors`) are a numpy view of Annoy's own mapping where the platform shows it (Linux
+/proc/self/maps), so each page of the file is mapped, and counted in the resident set size, once; elsewhere
+the file is mapped a second time.
+"""
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Dict, Optional, Set, Tuple, Union
+
+import numpy
+from annoy import AnnoyIndex
+
+from ..about import ARTIFACT_FORMAT_VERSION
+from ..errors import ArtifactError
+
+# The one source of the index defaults (`linker.settings.IndexSettings` and every builder use them): 20 trees
+# give the Hits@1 of 50 with 45% smaller files; 500 nodes per query (results/benchmark.md).
+N_TREES = 20
+SEARCH_K = 500
+REBUILD = "Rebuild the index (nlp.initialize() or the project's index step) or copy the complete directory again."
+
+
+class AnnoyNameIndex:
+    """An Annoy index over the name vectors of a reference set.
+
+    dim (int): vector width.
+    n_trees (int): Annoy trees (more: better recall, bigger file, slower build).
+    search_k (int): nodes inspected per query (-1: Annoy's default, n_trees × n).
+    seed (int): Annoy's random seed, so the same vectors give the same index.
+    """
+
+    def __init__(self, dim: int, n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int = 0) -> None:
+        self.dim = dim
+        self.n_trees = n_trees
+        self.search_k = search_k
+        self.seed = seed
+        self._annoy: Optional[AnnoyIndex] = None
+        self._vectors: Optional[numpy.ndarray] = None
+        self.n_items = 0
+
+    @classmethod
+    def build(cls, vectors: numpy.ndarray, n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int = 0, n_jobs: int = 1) -> "AnnoyNameIndex":
+        """Index the rows of a (n, dim) float matrix; row i gets item id i.
+
+        n_jobs (int): Annoy build threads. Only 1 gives the same index for the same vectors and seed: with
+            more, trees are stored in the order the threads finish them.
+        """
+        if vectors.ndim != 2 or len(vectors) == 0:
+            raise ValueError(f"expected a non-empty (n, dim) matrix, got shape {vectors.shape}")
+        index = cls(int(vectors.shape[1]), n_trees=n_trees, search_k=search_k, seed=seed)
+        annoy = AnnoyIndex(index.dim, "angular")
+        annoy.set_seed(seed)
+        for i, vector in enumerate(numpy.asarray(vectors, dtype=numpy.float32)):
+            annoy.add_item(i, vector)
+        annoy.build(n_trees, n_jobs=n_jobs)
+        index._annoy = annoy
+        index._vectors = numpy.ascontiguousarray(vectors, dtype=numpy.float32)
+        index.n_items = len(vectors)
+        return index
+
+    @property
+    def vectors(self) -> Optional[numpy.ndarray]:
+        """RETURNS (Optional[numpy.ndarray]): the (n_items, dim) float32 item vectors (a read-only view of
+        the memory-mapped file after `load`), or None when Annoy's file layout is not the one expected."""
+        return self._vectors
+
+    def item_vectors(self, items: numpy.ndarray) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): the stored float32 vectors of several items, shape (len(items), dim)."""
+        if self._vectors is not None:
+            return numpy.asarray(self._vectors[items], dtype=numpy.float32)
+        return numpy.stack([self.item_vector(int(i)) for i in items]) if len(items) else numpy.zeros((0, self.dim), numpy.float32)
+
+    def query(self, vectors: numpy.ndarray, n: int, n_threads: int = 1) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """Find the `n` nearest names of each query vector.
+
+        n_threads (int): threads searching at once (Annoy releases the GIL while it searches).
+        RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): item ids (int64, -1 where fewer were found) and
+            cosine similarities (float32, -inf where no item), both of shape (len(vectors), n).
+        """
+        annoy = self._require()
+        n = max(1, min(n, self.n_items))
+        ids = numpy.full((len(vectors), n), -1, dtype=numpy.int64)
+        sims = numpy.full((len(vectors), n), -numpy.inf, dtype=numpy.float32)
+
+        def search(rows: range) -> None:
+            for row in rows:
+                found, dists = annoy.get_nns_by_vector(vectors[row], n, search_k=self.search_k, include_distances=True)
+                ids[row, : len(found)] = found
+                sims[row, : len(found)] = 1.0 - numpy.square(numpy.asarray(dists, dtype=numpy.float32)) / 2.0
+
+        if n_threads <= 1 or len(vectors) < 2 * n_threads:
+            search(range(len(vectors)))
+        else:
+            step = -(-len(vectors) // n_threads)
+            with ThreadPoolExecutor(n_threads) as pool:
+                list(pool.map(search, [range(i, min(i + step, len(vectors))) for i in range(0, len(vectors), step)]))
+        return ids, sims
+
+    def item_vector(self, item: int) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): the stored vector of one item."""
+        return numpy.asarray(self._require().get_item_vector(item), dtype=numpy.float32)
+
+    def save(self, path: Union[str, Path]) -> None:
+        """Write `path` (the Annoy file) and `path` + ".json" (its metadata)."""
+        path = Path(path)
+        self._require().save(str(path))
+        meta = {
+            "format_version": ARTIFACT_FORMAT_VERSION,
+            "dim": self.dim,
+            "n_items": self.n_items,
+            "n_trees": self.n_trees,
+            "search_k": self.search_k,
+            "seed": self.seed,
+            "metric": "angular",
+            "file_size": path.stat().st_size,
+        }
+        Path(str(path) + ".json").write_text(json.dumps(meta, indent=2), encoding="utf8")
+
+    @classmethod
+    def load(cls, path: Union[str, Path], dim: int, n_items: int, search_k: Optional[int] = None) -> "AnnoyNameIndex":
+        """Memory-map a saved index, checking it against its metadata and the expected shape.
+
+        dim (int): the vector width the encoder produces.
+        n_items (int): the number of names in the reference set the index belongs to.
+        """
+        path = Path(path)
+        meta_path = Path(str(path) + ".json")
+        for required in (path, meta_path):
+            if not required.exists():
+                raise ArtifactError(required, "index file not found", REBUILD)
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf8"))
+            expected_size = int(meta["file_size"])
+            stored_dim, stored_items = int(meta["dim"]), int(meta["n_items"])
+            version = meta["format_version"]
+        except (ValueError, KeyError, TypeError) as err:
+            raise ArtifactError(meta_path, f"not valid index metadata ({err})", REBUILD) from None
+        if version != ARTIFACT_FORMAT_VERSION:
+            raise ArtifactError(meta_path, f"index format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", REBUILD)
+        size = path.stat().st_size
+        if size != expected_size:
+            raise ArtifactError(path, f"is {size} bytes, its metadata says {expected_size} (truncated or replaced)", REBUILD)
+        if stored_dim != dim:
+            raise ArtifactError(path, f"was built with {stored_dim}-d vectors, the encoder makes {dim}-d vectors", REBUILD)
+        if stored_items != n_items:
+            raise ArtifactError(path, f"holds {stored_items} names, the reference set has {n_items}", REBUILD)
+        index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=int(meta.get("search_k", -1) if search_k is None else search_k), seed=int(meta.get("seed", 0)))
+        annoy = AnnoyIndex(dim, "angular")
+        mapped_before = _file_mappings(path)
+        try:
+            annoy.load(str(path), prefault=False)
+        except OSError as err:
+            raise ArtifactError(path, f"cannot be loaded by Annoy ({err})", REBUILD) from None
+        if annoy.get_n_items() != n_items:
+            raise ArtifactError(path, f"holds {annoy.get_n_items()} items, expected {n_items}", REBUILD)
+        index._annoy = annoy
+        index.n_items = n_items
+        region = _annoy_region(annoy, path, size, mapped_before)
+        index._vectors = _item_vector_view(path, annoy, dim, n_items, region)
+        return index
+
+    def _require(self) -> AnnoyIndex:
+        if self._annoy is None:
+            raise RuntimeError("the index is empty: build() or load() it first")
+        return self._annoy
+
+
+class _MappedRegion:
+    """Bytes of a mapping Annoy owns, for numpy: a view's base keeps this (and so Annoy, which unmaps the
+    file when it is freed) alive."""
+
+    def __init__(self, owner: AnnoyIndex, start: int, length: int) -> None:
+        self.owner = owner
+        self.__array_interface__: Dict[str, Any] = {"shape": (length,), "typestr": "|u1", "data": (start, True), "version": 3}
+
+
+def _file_mappings(path: Path) -> Set[Tuple[int, int]]:
+    """RETURNS (Set[Tuple[int, int]]): (start, end) addresses of this process's mappings of the file at offset
+    0, from /proc/self/maps (empty where there is none)."""
+    try:
+        stat = os.stat(path)
+        lines = Path("/proc/self/maps").read_text().splitlines()
+    except OSError:
+        return set()
+    device = f"{os.major(stat.st_dev):02x}:{os.minor(stat.st_dev):02x}"
+    found = set()
+    for line in lines:
+        fields = line.split(maxsplit=5)
+        if len(fields) >= 5 and fields[4] == str(stat.st_ino) and fields[3] == device and int(fields[2], 16) == 0:
+            start, end = (int(address, 16) for address in fields[0].split("-"))
+            found.add((start, end))
+    return found
+
+
+def _annoy_region(annoy: AnnoyIndex, path: Path, size: int, mapped_before: Set[Tuple[int, int]]) -> Optional[numpy.ndarray]:
+    """RETURNS (Optional[numpy.ndarray]): the bytes of the one mapping of `path` that appeared while Annoy
+    loaded it, or None if there is not exactly one (another platform, or another thread mapping it too)."""
+    new = _file_mappings(path) - mapped_before
+    if len(new) != 1:
+        return None
+    start, end = new.pop()
+    if end - start < size:
+        return None
+    return numpy.asarray(_MappedRegion(annoy, start, size))
+
+
+def _item_vector_view(
+    path: Path, annoy: AnnoyIndex, dim: int, n_items: int, region: Optional[numpy.ndarray]
+) -> Optional[numpy.ndarray]:
+    """View the item vectors of an angular Annoy file: items are its first nodes, each an int32 descendant
+    count, two int32 children and `dim` float32 values. `region` is Annoy's own mapping of the file; without
+    it the file is mapped again. Returns None if a spot check disagrees with Annoy."""
+    node = numpy.dtype([("n_descendants", "<i4"), ("children", "<i4", (2,)), ("v", "<f4", (dim,))])
+    if path.stat().st_size < node.itemsize * n_items:
+        return None
+    if region is not None:
+        vectors = region[: node.itemsize * n_items].view(node)["v"]
+    else:
+        vectors = numpy.memmap(path, dtype=node, mode="r", shape=(n_items,))["v"]
+    for item in {0, n_items // 2, n_items - 1}:
+        if not numpy.array_equal(vectors[item], numpy.asarray(annoy.get_item_vector(item), dtype=numpy.float32)):
+            return None
+    return vectors

@@ -1,0 +1,121 @@
+"""Training an encoder on a user's own names: the pairs of NSEEN §3.1 a names file alone gives, and
+rounds of hard-negative mining (Algorithm 1). Used by `python -m spacy_nseen train-encoder`.
+
+The pairs: all same-entity name pairs (label 1, capped per entity) and as many random different-entity
+pairs (label 0); each name's syntactic variants (`spacy_nseen.text.variants`) labelled with the normalised
+Levenshtein similarity of the case-folded strings; after each round but the last, each name's nearest
+names of another entity (label 0). The project's full workflow (`training.make_pairs`) adds family pairs
+and more similarity labels; this is the part that needs nothing but the names.
+"""
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy
+import torch
+from rapidfuzz.distance import Levenshtein
+from spacy.util import registry
+from thinc.api import Model
+
+from ..encoder.vocab import CharVocab
+from ..encoder.layer import ARCHITECTURE, encode_names, set_char_vocab
+from ..text.variants import same_name_variants
+from ..reference.reference_set import ReferenceSet
+from .siamese import SiameseTrainer, StepStats, TrainingSettings, mine_hard_negatives, reference_pairs
+
+
+def variant_pairs(names: Sequence[str]) -> List[Tuple[str, str, float]]:
+    """RETURNS (List[Tuple[str, str, float]]): (name, variant, label) for every syntactic variant of every
+    distinct name, labelled with the normalised Levenshtein similarity of the case-folded strings (so that
+    `RAS`/`ras` is a positive)."""
+    return [
+        (name, variant, float(Levenshtein.normalized_similarity(name.casefold(), variant.casefold())))
+        for name in dict.fromkeys(names)
+        for variant, _ in same_name_variants(name)
+    ]
+
+
+@dataclass
+class NamesTrainingResult:
+    """What `train_encoder_on_names` did.
+
+    encoder (Model): the trained encoder layer (vocabulary set).
+    rounds (List[Dict[str, Any]]): per round: steps, mean loss, hard negatives added.
+    pair_counts (Dict[str, int]): pairs of each kind before mining.
+    """
+
+    encoder: Model
+    rounds: List[Dict[str, Any]] = field(default_factory=list)
+    pair_counts: Dict[str, int] = field(default_factory=dict)
+
+
+def train_encoder_on_names(
+    reference: ReferenceSet,
+    encoder_config: Dict[str, Any],
+    *,
+    max_steps: int,
+    rounds: int = 2,
+    settings: Optional[TrainingSettings] = None,
+    hard_neighbors: int = 5,
+    on_step: Optional[Callable[[StepStats], None]] = None,
+) -> NamesTrainingResult:
+    """Train a new encoder on the names of a reference set for exactly `max_steps` steps.
+
+    encoder_config (Dict[str, Any]): the architecture's arguments (vocab_size, depth, hidden_width, ...).
+    max_steps (int): optimisation steps over all rounds, shared equally (the same encoder on any machine).
+    rounds (int): training rounds; hard negatives are mined after each but the last.
+    RETURNS (NamesTrainingResult): the encoder and per-round statistics.
+    """
+    if max_steps < 1 or rounds < 1:
+        raise ValueError(f"max_steps and rounds must be positive, got {max_steps} and {rounds}")
+    settings = settings or TrainingSettings()
+    torch.manual_seed(settings.seed)
+    names = [str(n) for n in reference.names]
+    name_entity = numpy.asarray(reference.name_entity, dtype=numpy.int64)
+    strings = list(names)
+    position = {s: i for i, s in enumerate(strings)}
+    string_entity = name_entity.tolist()
+    left, right, label = reference_pairs(name_entity, seed=settings.seed)
+    n_semantic = len(label)
+    extra_left, extra_right, extra_label = [], [], []
+    for name, variant, similarity in variant_pairs(names):
+        if variant not in position:
+            position[variant] = len(strings)
+            strings.append(variant)
+            string_entity.append(-1)
+        extra_left.append(position[name])
+        extra_right.append(position[variant])
+        extra_label.append(similarity)
+    encoder = registry.architectures.get(ARCHITECTURE)(**encoder_config)
+    set_char_vocab(encoder, CharVocab.from_texts(strings, encoder.attrs["encoder_config"]["vocab_size"]))
+    trainer = SiameseTrainer(
+        encoder, strings, numpy.asarray(string_entity),
+        numpy.concatenate([left, numpy.asarray(extra_left, numpy.int64)]),
+        numpy.concatenate([right, numpy.asarray(extra_right, numpy.int64)]),
+        numpy.concatenate([label, numpy.asarray(extra_label, numpy.float32)]),
+        settings,
+    )
+    result = NamesTrainingResult(encoder, pair_counts={
+        "semantic_positive": int(label.sum()), "semantic_negative": int(n_semantic - label.sum()), "variant": len(extra_label)})
+    share, extra = divmod(max_steps, rounds)
+    for round_no in range(rounds):
+        steps = share + (1 if round_no < extra else 0)
+        losses: List[float] = []
+
+        def step_done(stats: StepStats) -> None:
+            losses.append(stats.loss)
+            if on_step is not None:
+                on_step(stats)
+
+        # one epoch may be shorter than the round: train epoch after epoch until the round's steps are done
+        while len(losses) < steps:
+            trainer.train_epochs(float(steps), on_step=step_done, max_steps=steps - len(losses))
+        added = 0
+        if round_no < rounds - 1 and reference.n_entities > 1:
+            vectors = encode_names(encoder, names)
+            hard_left, hard_right = mine_hard_negatives(encoder, names, name_entity, n_neighbors=hard_neighbors,
+                                                        seed=settings.seed, vectors=vectors)
+            trainer.add_pairs(hard_left, hard_right, numpy.zeros(len(hard_left), numpy.float32))
+            added = len(hard_left)
+        result.rounds.append({"round": round_no + 1, "steps": len(losses), "mean_loss": float(numpy.mean(losses)),
+                              "hard_negatives_added": added})
+    return result
