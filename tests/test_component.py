@@ -1,3 +1,4 @@
+import os
 import pickle
 import subprocess
 import sys
@@ -8,10 +9,15 @@ import pytest
 import spacy
 from spacy.tokens import Doc, DocBin
 
+import spacy_nseen
 from spacy_nseen.component import NseenLinker
 from spacy_nseen.errors import ArtifactError, NotInitializedError
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def spacy_nseen_file() -> str:
+    return spacy_nseen.__file__
 WORDS = ["FOXP2", "binds", "caffeine", "in", "cancer", "and", "PLCγ2"]
 ENTS = [(0, 1, "PROTEIN"), (2, 3, "CHEMICAL"), (4, 5, "DISEASE"), (6, 7, "PROTEIN")]
 
@@ -246,9 +252,13 @@ def test_spacy_assemble(make_nlp, make_doc, linker_dirs, tmp_path):
         "reference_sets": {"chebi": str(FIXTURES / "toy_chebi.tsv")},
     }
     nlp.config.to_disk(tmp_path / "config.cfg")
+    # The subprocess imports this checkout's spacy_nseen (as this process does), not whatever an editable
+    # install elsewhere points at.
+    root = str(Path(spacy_nseen_file()).parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH", "")]))}
     result = subprocess.run(
         [sys.executable, "-m", "spacy", "assemble", str(tmp_path / "config.cfg"), str(tmp_path / "assembled")],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assembled = spacy.load(tmp_path / "assembled")
