@@ -32,6 +32,7 @@ from training.benchmark_pipeline import LABEL_KBS, TYPE_LABELS, run_pipeline
 from training.benchmark_report import check_targets, print_targets, write_markdown
 from training.bioid import Mention, kb_queries, read_mentions, read_secondary_map
 from training.evaluate import hits_at_k, split_in_kb
+from training.headline import update_headline
 
 PRECISIONS = ("fp32", "bf16", "int8")
 SEARCH_KS = (-1, 2000, 1000, 500)
@@ -402,6 +403,8 @@ def main(
     n_trees_sweep: str = typer.Option("10,25", "--n-trees-sweep", help="Annoy indexes rebuilt with these numbers of trees for recall@10"),
     config: Optional[Path] = typer.Option(Path("configs/pipeline.cfg"), "--config",
                                           help="Pipeline config whose nseen_linker settings (and kb_settings) every linker gets"),
+    headline: Optional[Path] = typer.Option(None, "--headline", help="Merge the NER figures (ner_captions_per_s, "
+                                                                     "ner_peak_rss_mb) into this JSON, e.g. results/headline.json"),
 ) -> None:
     """Benchmark linking, the pipeline, loading, memory, index build, Annoy recall and encoder precision."""
     import spacy
@@ -476,9 +479,25 @@ def main(
     partial.unlink(missing_ok=True)
     write_markdown(results, output.with_suffix(".md"))
     print_targets(results)
+    if headline is not None and ner_headline(results):
+        update_headline(headline, ner_headline(results), command)
+        msg.good(f"Updated {headline}: {ner_headline(results)}")
     msg.good(f"Wrote {output} and {output.with_suffix('.md')}")
     if scratch:
         scratch.cleanup()
+
+
+def ner_headline(results: Dict[str, Any]) -> Dict[str, float]:
+    """The NER's own figures: captions/s of the pipeline without `nseen_linker` (one process) and its peak RSS.
+
+    RETURNS (Dict[str, float]): `ner_captions_per_s` and `ner_peak_rss_mb`, each only if its section ran.
+    """
+    out: Dict[str, float] = {}
+    if "pipeline" in results:
+        out["ner_captions_per_s"] = results["pipeline"]["without_linker"]["docs_per_s"]
+    if "load_memory" in results:
+        out["ner_peak_rss_mb"] = results["load_memory"]["peak_rss_mb_without_linker"]
+    return out
 
 
 def expand_multi_value(argv: List[str], option: str) -> List[str]:
