@@ -1,7 +1,8 @@
 """The project's smallest workflow: `spacy project run demo` in a temporary copy of the repository.
 
-It trains small encoders and an NER on the committed sample (assets/sample), assembles, evaluates and
-packages the pipeline, and installs the wheel into a fresh virtualenv (scripts/check_wheel.sh).
+It runs the full run's commands with the demo's vars (training.run_workflow): small encoders and an NER on the
+committed sample (assets/sample), the pipeline assembled, evaluated and packaged, the wheel installed into a fresh
+virtualenv (scripts/check_wheel.sh).
 """
 import json
 import os
@@ -40,6 +41,8 @@ def test_demo_workflow_builds_a_wheel_that_links(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert (tmp_path / WHEEL).is_file()
+    assert (tmp_path / "training_output/demo/project.lock").is_file() and not (tmp_path / "project.lock").exists()
+    assert "REPRODUCED" in proc.stdout  # the reproduction check ran (REPRODUCED or NOT REPRODUCED)
 
     check = json.loads((tmp_path / RESULTS / "wheel_check/result.json").read_text(encoding="utf8"))
     assert check["package"] == "en_nseen_bio_demo"
@@ -48,7 +51,8 @@ def test_demo_workflow_builds_a_wheel_that_links(tmp_path: Path) -> None:
     assert any(r.startswith("spacy-nseen") for r in check["requirements"])
 
     times = json.loads((tmp_path / RESULTS / "step_times.json").read_text(encoding="utf8"))
-    for step in ("demo-train-ner", "demo-assemble", "demo-package", "demo-check-wheel"):
+    for step in ("train-chebi", "build-indexes:chebi", "train-ner", "evaluate-hgnc", "assemble", "evaluate:pipeline",
+                 "package", "check-wheel"):
         assert times[step]["ok"], times[step]
 
     metrics = json.loads((tmp_path / RESULTS / "pipeline/metrics.json").read_text(encoding="utf8"))
