@@ -37,7 +37,7 @@ def test_demo_workflow_builds_a_wheel_that_links(tmp_path: Path) -> None:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(tmp_path)}
     proc = subprocess.run(
         [sys.executable, "-m", "spacy", "project", "run", "demo", str(tmp_path)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800,
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=3600,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert (tmp_path / WHEEL).is_file()
