@@ -1,7 +1,8 @@
 """The project's smallest workflow: `spacy project run demo` in a temporary copy of the repository.
 
-It trains small encoders and an NER on the committed sample (assets/sample), assembles, evaluates and
-packages the pipeline, and installs the wheel into a fresh virtualenv (scripts/check_wheel.sh).
+It runs the full run's commands with the demo's vars (training.run_workflow): small encoders and an NER on the
+committed sample (assets/sample), the pipeline assembled, evaluated and packaged, the wheel installed into a fresh
+virtualenv (scripts/check_wheel.sh).
 """
 import json
 import os
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import srsly
 
 REPO = Path(__file__).resolve().parents[1]
 COPIED = ["project.yml", "configs", "training", "scripts", "spacy_nseen", "assets/sample", "setup.cfg",
@@ -36,10 +38,14 @@ def test_demo_workflow_builds_a_wheel_that_links(tmp_path: Path) -> None:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(tmp_path)}
     proc = subprocess.run(
         [sys.executable, "-m", "spacy", "project", "run", "demo", str(tmp_path)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800,
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=3600,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert (tmp_path / WHEEL).is_file()
+    # the demo's steps keep their state in its own lock file; the project's holds only the `demo` command itself
+    assert (tmp_path / "training_output/demo/project.lock").is_file()
+    assert set(srsly.read_yaml(tmp_path / "project.lock")) == {"demo"}
+    assert "REPRODUCED" in proc.stdout  # the reproduction check ran (REPRODUCED or NOT REPRODUCED)
 
     check = json.loads((tmp_path / RESULTS / "wheel_check/result.json").read_text(encoding="utf8"))
     assert check["package"] == "en_nseen_bio_demo"
@@ -48,7 +54,8 @@ def test_demo_workflow_builds_a_wheel_that_links(tmp_path: Path) -> None:
     assert any(r.startswith("spacy-nseen") for r in check["requirements"])
 
     times = json.loads((tmp_path / RESULTS / "step_times.json").read_text(encoding="utf8"))
-    for step in ("demo-train-ner", "demo-assemble", "demo-package", "demo-check-wheel"):
+    for step in ("train-chebi", "build-indexes:chebi", "train-ner", "evaluate-hgnc", "assemble", "evaluate:pipeline",
+                 "package", "check-wheel"):
         assert times[step]["ok"], times[step]
 
     metrics = json.loads((tmp_path / RESULTS / "pipeline/metrics.json").read_text(encoding="utf8"))

@@ -1,8 +1,9 @@
 """Feasibility probe (task 2), even half only: for short mentions without an exact match, would a
-prefix / Schwartz-Hearst short-form match + a reference-set prior (entity with more names first) rank the gold first?"""
+prefix / Schwartz-Hearst short-form match + a reference-set prior (entity with more names first) rank the gold first?
+usage: python -m training.experiments.short_form_probe even   (results/accuracy_experiments.md, output in
+results/accuracy/short_forms/probe_even.txt)"""
 import csv, gzip, re, sys
 from collections import Counter, defaultdict
-sys.path.insert(0, ".")  # run from the worktree root
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from training.bioid import read_mentions, kb_queries, read_secondary_map
 from training.evaluate import select_documents

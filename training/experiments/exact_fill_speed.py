@@ -1,8 +1,8 @@
 """Uncached linking speed of settings variants, interleaved rounds; prints median and best q/s.
-usage: bench.py LINKER_DIR KB_PREFIX ROUNDS spec [spec ...]  (spec = label:k=v,...)"""
+usage: python -m training.experiments.exact_fill_speed LINKER_DIR KB_PREFIX ROUNDS spec [spec ...]  (spec = label:k=v,...)
+(the measurement behind results/accuracy_experiments.md, "Speed" of exact_fill)"""
 import csv, gzip, statistics, sys, time
 from dataclasses import replace
-sys.path.insert(0, ".")  # run from the worktree root
 from training.evaluate import parse_variant
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 

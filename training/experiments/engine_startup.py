@@ -1,5 +1,5 @@
-"""Start-up time of a local cluster of 2 worker processes and 8 trivial tasks: `python engine_startup.py dask|ray`
-(the measurement behind engine_choice.md)."""
+"""Start-up time of a local cluster of 2 worker processes and 8 trivial tasks: `python -m training.experiments.engine_startup dask|ray`
+(the measurement behind results/scale/engine_choice.md)."""
 import os
 import sys
 import time
