@@ -227,6 +227,15 @@ def headline_values(metrics: Dict[str, object]) -> Dict[str, float]:
     return {key: bioid[name][stat] for key, (name, stat) in HEADLINE_KEYS.items() if name in bioid}
 
 
+def headline_summary(values: Dict[str, float]) -> str:
+    """RETURNS (str): The headline figures in words; a label the dev set lacks (e.g. no ORGANISM gold in a
+    small sample) is reported as absent, not as a zero."""
+    names = {"ner_f": "NER F", "ner_uniprot_routed_f": "routed to UniProt F", "ner_chemical_f": "CHEMICAL F",
+             "ner_organism_recall": "ORGANISM recall"}
+    return ", ".join(f"{label} {values[key]:.3f}" if key in values else f"{label} n/a (no gold)"
+                     for key, label in names.items())
+
+
 def ner_report(
     model: Path = typer.Argument(..., help="Trained NER pipeline (e.g. training_output/ner/model-best)"),
     dev: Path = typer.Argument(..., help="Dev DocBin from training.ner_corpus"),
@@ -265,10 +274,8 @@ def ner_report(
     (output / "metrics.md").write_text(markdown(metrics), encoding="utf8")
     if headline is not None:
         update_headline(headline, metrics["headline"], command)  # type: ignore[arg-type]
-    h = metrics["headline"]
-    msg.good(f"NER F {h['ner_f']:.3f}, routed to UniProt {h['ner_uniprot_routed_f']:.3f}, CHEMICAL "
-             f"{h['ner_chemical_f']:.3f}, ORGANISM recall {h['ner_organism_recall']:.3f} (bioid view); wrote "
-             f"{output}/metrics.json, metrics.md" + (f"; updated {headline}" if headline else ""))
+    msg.good(f"{headline_summary(metrics['headline'])} (bioid view); wrote {output}/metrics.json, metrics.md"
+             + (f"; updated {headline}" if headline else ""))
 
 
 if __name__ == "__main__":

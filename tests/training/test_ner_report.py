@@ -88,3 +88,10 @@ def test_ner_report_cli(tmp_path: Path):
     assert set(h) == {"ner_f", "ner_uniprot_routed_f", "ner_chemical_f", "ner_organism_recall"}
     assert bioid_gold(list(DocBin().from_disk(tmp_path / "dev.spacy").get_docs(nlp.vocab)), LABELS) >= {
         (1, 16, 21, "ORGANISM")}
+
+
+def test_headline_summary_names_a_missing_label():
+    from training.ner_report import headline_summary
+
+    text = headline_summary({"ner_f": 0.5, "ner_uniprot_routed_f": 0.6, "ner_chemical_f": 0.4})
+    assert text == "NER F 0.500, routed to UniProt F 0.600, CHEMICAL F 0.400, ORGANISM recall n/a (no gold)"
