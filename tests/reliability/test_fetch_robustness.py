@@ -74,7 +74,8 @@ def test_a_damaged_gzip_in_the_mirror_stops_the_build_without_output(mirror, tmp
 
 
 def test_the_intact_mirror_builds(mirror, tmp_path):
-    fetch(["uniprot", "chebi"], tmp_path / "sources", str(mirror), "", 5.0)
+    fetch(["uniprot", "chebi"], tmp_path / "sources", str(mirror), "", 5.0)  # without the optional names v2 files
+    assert not (tmp_path / "sources" / "chebi" / "chebi_names_reach_2016.tsv.gz").exists()
     build_reference_sets(["uniprot", "chebi"], tmp_path / "sources", tmp_path / "reference", False, "")
     assert {"uniprot.tsv.gz", "chebi.tsv.gz"} <= set(outputs(tmp_path / "reference"))
 
