@@ -26,6 +26,7 @@ from spacy_nseen.corpus.engines import Engine, InProcessEngine, ProcessPoolEngin
 from spacy_nseen.corpus.readers import read_corpus
 from spacy_nseen.corpus.records import TextRecord
 from spacy_nseen.corpus.worker import limit_threads
+from training.headline import update_headline
 from training.process_memory import PeakMemory, parent_pid
 
 HEADLINE_KEY = "scale_two_process_speedup"
@@ -75,17 +76,7 @@ def write_jsonl_sample(captions: Path, limit: int, out: Path) -> int:
 
 
 def update_headline_key(path: Path, key: str, value: float, command: str) -> None:
-    """Merge one figure into the headline file (the shared `training.headline` when present)."""
-    try:
-        from training.headline import update_headline
-    except ImportError:  # the shared helper is not on this branch yet: merge the key the same way
-        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-        data[key] = {"value": value, "command": command}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".part")
-        tmp.write_text(json.dumps(dict(sorted(data.items())), indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-        return
+    """Merge one figure into the headline file (`training.headline`)."""
     update_headline(path, {key: value}, command)
 
 
