@@ -4,7 +4,7 @@ rounds of hard-negative mining (Algorithm 1). Used by `python -m spacy_nseen tra
 The pairs: all same-entity name pairs (label 1, capped per entity) and as many random different-entity
 pairs (label 0); each name's syntactic variants (`spacy_nseen.text.variants`) labelled with the normalised
 Levenshtein similarity of the case-folded strings; after each round but the last, each name's nearest
-names of another entity (label 0). The project's full workflow (`training.make_pairs`) adds family pairs
+names of another entity (label 0). The project's full workflow (`training.pairs.make_pairs`) adds family pairs
 and more similarity labels; this is the part that needs nothing but the names.
 """
 from dataclasses import dataclass, field
