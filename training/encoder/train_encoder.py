@@ -20,11 +20,11 @@ from wasabi import msg
 
 from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.encoder.weights_io import load_encoder_weights, save_encoder
-from spacy_nseen.encoder.layer import ARCHITECTURE, encode_names, set_char_vocab
+from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.progress import Progress
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, mine_hard_negatives
+from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, hard_negative_round
 
 from training.common.data_errors import DataFileError, run_cli
 from training.pairs.pair_store import PairStore
@@ -189,33 +189,29 @@ def train(
             names_seen += stats.n_strings
             bar.update(1, loss=f"{numpy.mean(losses[-100:]):.4f}")
 
-        epoch_losses = trainer.train_epochs(epochs_per_round, max_seconds=round_guard, on_step=on_step, max_steps=round_steps)
-        guard_hit = round_guard is not None and time.monotonic() - t0 >= round_guard
+        # the names are encoded after the training in every round: the dev score, and the mining of all but the last
+        done = hard_negative_round(
+            trainer, reference.names, name_entity, max_epochs=epochs_per_round, max_steps=round_steps,
+            max_seconds=round_guard, on_step=on_step, mine=round_no < rounds - 1, mine_rows=train_rows,
+            n_neighbors=hard_neighbors, seed=seed, weight=set_weight("hard_negative", weights), encode=True)
+        bar.close()
+        guard_hit = round_guard is not None and done.train_seconds >= round_guard
         if guard_hit:
             cut_short = True
             msg.warn(f"round {round_no + 1}: safety guard reached after {len(losses)} of {round_steps} steps: training cut short")
-        bar.close()
-        train_seconds = time.monotonic() - t0
-        # One encoding of every name per round serves the dev score and the mining.
-        vectors = encode_names(encoder, reference.names)
-        dev = dev_hits_at_1(vectors, name_entity, dev_rows)
+        train_seconds = done.train_seconds
+        dev = dev_hits_at_1(done.vectors, name_entity, dev_rows)
         added = 0
-        mine_seconds = 0.0
         if round_no < rounds - 1:
-            t1 = time.monotonic()
-            left, right = mine_hard_negatives(encoder, [reference.names[i] for i in train_rows], name_entity[train_rows],
-                                              n_neighbors=hard_neighbors, seed=seed, vectors=vectors[train_rows])
-            left, right = train_rows[left], train_rows[right]
-            added = store.append(left, right, 0.0, f"hard_negative_round{round_no + 1}")
-            trainer.add_pairs(left, right, numpy.zeros(len(left), numpy.float32), weight=set_weight("hard_negative", weights))
-            mine_seconds = time.monotonic() - t1
+            added = store.append(done.hard_left, done.hard_right, 0.0, f"hard_negative_round{round_no + 1}")
+        mine_seconds = done.mining_seconds
         state = {"round": round_no + 1, "seconds": state["seconds"] + time.monotonic() - t0, "steps": trainer.steps_done}
         record = {
             "round": round_no + 1,
             "steps": len(losses),
             "step_budget": round_steps,
             "cut_short_by_time_guard": guard_hit,
-            "epoch_losses": epoch_losses,
+            "epoch_losses": done.epoch_losses,
             "mean_loss": float(numpy.mean(losses)) if losses else None,
             "train_seconds": round(train_seconds, 1),
             "names_per_second": round(names_seen / max(train_seconds, 1e-9), 1),
