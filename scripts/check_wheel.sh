@@ -12,7 +12,7 @@
 #   reuse-deps: the third-party requirements (torch, spacy, ...) come from the current interpreter's
 #       site-packages (a .pth line), only the two packages are installed into the venv, and `pip check`
 #       verifies that every requirement of the wheel is met. Used by the demo workflow to stay fast.
-# NSEEN_CHECK_PYTHON chooses the interpreter (default: $NSEEN_PYTHON, set by training.step_timer, or python3).
+# NSEEN_CHECK_PYTHON chooses the interpreter (default: $NSEEN_PYTHON, set by training.workflow.step_timer, or python3).
 set -euo pipefail
 
 if [ "$#" -lt 4 ] || [ "$#" -gt 5 ]; then

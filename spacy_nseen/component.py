@@ -331,8 +331,8 @@ class NseenLinker(Pipe):
         reference_sets (Optional[Dict[str, str]]): reference set name → a `kb_id, name, kind` TSV file.
         Each reference set needs either a linker directory, or an encoder and a reference set.
         nil_models (Optional[Dict[str, str]]): reference set name → a `nil_model.json` (e.g. one recalibrated by
-            `training.tune_nil`) replacing the linker directory's own.
-        cell_lines (Optional[str]): a cell line table (`training.build_cell_lines`) read as organism evidence.
+            `training.tuning.tune_nil`) replacing the linker directory's own.
+        cell_lines (Optional[str]): a cell line table (`training.data.build_cell_lines`) read as organism evidence.
         entity_priors (Optional[Dict[str, str]]): reference set name → "FILE.tsv:COLUMN", the per-entity prior of
             `exact_tie_break="prior"` (a TSV with a `kb_id` column, e.g. ChEBI's `star`); saved with the pipeline.
         The component's settings are the ones that link: a linker directory saved with other settings gets a

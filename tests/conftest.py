@@ -16,7 +16,7 @@ from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.training.siamese import TrainingSettings, train_on_reference_set
 from spacy_nseen.text.variants import same_name_variants
-from training.string_similarity import levenshtein
+from training.pairs.string_similarity import levenshtein
 
 torch.set_num_threads(1)
 

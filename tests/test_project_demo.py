@@ -1,6 +1,6 @@
 """The project's smallest workflow: `spacy project run demo` in a temporary copy of the repository.
 
-It runs the full run's commands with the demo's vars (training.run_workflow): small encoders and an NER on the
+It runs the full run's commands with the demo's vars (training.workflow.run_workflow): small encoders and an NER on the
 committed sample (assets/sample), the pipeline assembled, evaluated and packaged, the wheel installed into a fresh
 virtualenv (scripts/check_wheel.sh).
 """

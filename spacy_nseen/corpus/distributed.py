@@ -9,7 +9,7 @@ from .worker import ShardResult, ShardTask, annotate_shard
 IN_FLIGHT_PER_WORKER = 2
 # Dask's statistical profiler walks the task thread's stack every 10 ms: on the pipeline's deep call stacks
 # that cost ~40 % more CPU per text; the 20 ms event-loop tick and 100 ms memory monitor take the GIL from
-# the task thread (measured with `training.benchmark_scale`). Start the workers of a real cluster with
+# the task thread (measured with `training.benchmark.benchmark_scale`). Start the workers of a real cluster with
 # DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL=1s
 # DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL=1s for the same effect.
 WORKER_CONFIG = {

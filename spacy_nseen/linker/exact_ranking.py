@@ -63,7 +63,7 @@ def names_per_entity(reference_set: ReferenceSet) -> numpy.ndarray:
 
 def read_entity_prior(reference_set: ReferenceSet, path: Union[str, Path], column: str) -> numpy.ndarray:
     """Read a per-entity number from a column of a TSV with a header row and a `kb_id` column (e.g. the
-    `star` column of the ChEBI reference set written by `training.build_reference_sets`).
+    `star` column of the ChEBI reference set written by `training.data.build_reference_sets`).
 
     Entities absent from the file, or with an empty or non-numeric value, get 0; an entity listed on
     several rows keeps its largest value. RETURNS (numpy.ndarray): float64, one value per entity.

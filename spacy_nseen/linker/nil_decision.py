@@ -5,7 +5,7 @@ outside the reference set, an NER false positive) should stay unlinked. `NilMode
 over a few features of the linker's answer (`mention_features`): whether the best name matches exactly, the
 best score, its margin over the second entity, how many entities tie exactly, the mention's length and shape,
 and the organism evidence. It is trained on examples made from the reference sets alone
-(`training/train_nil.py`: names of held-out entities, names of the other reference set, tags and reporters),
+(`training/linker/train_nil.py`: names of held-out entities, names of the other reference set, tags and reporters),
 then recalibrated with two numbers (Platt scaling) on tuning documents, so that its output is a probability.
 Saved as JSON (`nil_model.json` in the linker directory): no pickle.
 """
@@ -36,7 +36,7 @@ FEATURES = (
     "organism_other",
     "organism_outside_set",
 )
-REFIT = "Train the NIL model again (python -m training.train_nil) or remove the file to link without it."
+REFIT = "Train the NIL model again (python -m training.linker.train_nil) or remove the file to link without it."
 
 
 class CandidateLike(Protocol):

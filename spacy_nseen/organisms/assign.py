@@ -25,7 +25,7 @@ class AssignerSettings:
     """Weights of the evidence levels (all ≥ 0); typed so that they can be config settings.
 
     The defaults of near/sentence/caption/article/form/prior were chosen on the even-numbered Bio-ID
-    documents (`training.tune_organisms`, results/organisms/tuning.json) and checked on the odd ones.
+    documents (`training.tuning.tune_organisms`, results/organisms/tuning.json) and checked on the odd ones.
 
     near_weight (float): An organism word inside the mention or at most `near_words` words before it.
     prefix_weight (float): A prefix or reporter name on the mention itself (`hTERT`, `EGFP`).

@@ -170,7 +170,7 @@ class CellLineTable:
     def from_disk(cls, path: PathLike) -> "CellLineTable":
         """Load a table written by `to_disk`; a missing, corrupt or foreign file raises ArtifactError."""
         path = Path(path)
-        rebuild = "Rebuild it with `python -m training.build_cell_lines`"
+        rebuild = "Rebuild it with `python -m training.data.build_cell_lines`"
         if not path.exists():
             raise ArtifactError(path, "cell line table not found", rebuild)
         try:

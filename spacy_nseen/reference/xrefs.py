@@ -12,7 +12,7 @@ from .reference_set import open_text
 
 XREFS_FILE = "xrefs.tsv.gz"
 HEADER = ("kb_id", "xref")
-FIX = "Write the cross-references as UTF-8 TSV with the header 'kb_id<TAB>xref' (e.g. python -m training.gene_xrefs)."
+FIX = "Write the cross-references as UTF-8 TSV with the header 'kb_id<TAB>xref' (e.g. python -m training.data.gene_xrefs)."
 
 Xrefs = Dict[str, Dict[str, str]]
 

@@ -4,7 +4,7 @@ rounds of hard-negative mining (Algorithm 1). Used by `python -m spacy_nseen tra
 The pairs: all same-entity name pairs (label 1, capped per entity) and as many random different-entity
 pairs (label 0); each name's syntactic variants (`spacy_nseen.text.variants`) labelled with the normalised
 Levenshtein similarity of the case-folded strings; after each round but the last, each name's nearest
-names of another entity (label 0). The project's full workflow (`training.make_pairs`) adds family pairs
+names of another entity (label 0). The project's full workflow (`training.pairs.make_pairs`) adds family pairs
 and more similarity labels; this is the part that needs nothing but the names.
 """
 from dataclasses import dataclass, field
@@ -17,10 +17,10 @@ from spacy.util import registry
 from thinc.api import Model
 
 from ..encoder.vocab import CharVocab
-from ..encoder.layer import ARCHITECTURE, encode_names, set_char_vocab
+from ..encoder.layer import ARCHITECTURE, set_char_vocab
 from ..text.variants import same_name_variants
 from ..reference.reference_set import ReferenceSet
-from .siamese import SiameseTrainer, StepStats, TrainingSettings, mine_hard_negatives, reference_pairs
+from .siamese import SiameseTrainer, StepStats, TrainingSettings, hard_negative_round, reference_pairs
 
 
 def variant_pairs(names: Sequence[str]) -> List[Tuple[str, str, float]]:
@@ -99,23 +99,10 @@ def train_encoder_on_names(
     share, extra = divmod(max_steps, rounds)
     for round_no in range(rounds):
         steps = share + (1 if round_no < extra else 0)
-        losses: List[float] = []
-
-        def step_done(stats: StepStats) -> None:
-            losses.append(stats.loss)
-            if on_step is not None:
-                on_step(stats)
-
-        # one epoch may be shorter than the round: train epoch after epoch until the round's steps are done
-        while len(losses) < steps:
-            trainer.train_epochs(float(steps), on_step=step_done, max_steps=steps - len(losses))
-        added = 0
-        if round_no < rounds - 1 and reference.n_entities > 1:
-            vectors = encode_names(encoder, names)
-            hard_left, hard_right = mine_hard_negatives(encoder, names, name_entity, n_neighbors=hard_neighbors,
-                                                        seed=settings.seed, vectors=vectors)
-            trainer.add_pairs(hard_left, hard_right, numpy.zeros(len(hard_left), numpy.float32))
-            added = len(hard_left)
-        result.rounds.append({"round": round_no + 1, "steps": len(losses), "mean_loss": float(numpy.mean(losses)),
-                              "hard_negatives_added": added})
+        # up to `steps` epochs of at least one batch each: the round takes exactly `steps` steps
+        done = hard_negative_round(
+            trainer, names, name_entity, max_epochs=float(steps), max_steps=steps, on_step=on_step,
+            mine=round_no < rounds - 1 and reference.n_entities > 1, n_neighbors=hard_neighbors, seed=settings.seed)
+        result.rounds.append({"round": round_no + 1, "steps": len(done.losses), "mean_loss": float(numpy.mean(done.losses)),
+                              "hard_negatives_added": len(done.hard_left)})
     return result

@@ -4,11 +4,13 @@ Each step samples a batch of labelled pairs, encodes every distinct string of th
 scores (a) the labelled pairs with the soft contrastive loss and (b) all in-batch pairs of reference
 names whose label is known from the reference set (same entity = 1, different = 0), with positives and
 negatives averaged separately. Hard negatives are mined between rounds with an Annoy index over all
-reference names: a nearest neighbour of another entity becomes a label-0 pair.
+reference names: a nearest neighbour of another entity becomes a label-0 pair. `hard_negative_round` is one
+round of Algorithm 1 (train, then mine), the loop body of both trainers: `spacy_nseen.training.names` (a names
+file alone) and the project's `training.encoder.train_encoder` (a pair store).
 """
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
@@ -219,6 +221,84 @@ def mine_hard_negatives(
     keep = (cols >= 0) & (entity[rows] != entity[numpy.clip(cols, 0, None)])
     pairs = numpy.unique(numpy.sort(numpy.stack([rows[keep], cols[keep]], axis=1), axis=1), axis=0)
     return pairs[:, 0], pairs[:, 1]
+
+
+@dataclass
+class RoundResult:
+    """What one `hard_negative_round` did.
+
+    losses (List[float]): the loss of every step.
+    epoch_losses (List[float]): the mean loss of each (possibly partial) epoch.
+    train_seconds (float): wall time of the training part.
+    vectors (Optional[numpy.ndarray]): every name's vector after the training (None if not encoded).
+    hard_left, hard_right (numpy.ndarray): name rows of the hard negatives added (empty without mining).
+    mining_seconds (float): wall time of the mining part.
+    """
+
+    losses: List[float]
+    epoch_losses: List[float]
+    train_seconds: float
+    vectors: Optional[numpy.ndarray] = None
+    hard_left: numpy.ndarray = field(default_factory=lambda: numpy.zeros(0, numpy.int64))
+    hard_right: numpy.ndarray = field(default_factory=lambda: numpy.zeros(0, numpy.int64))
+    mining_seconds: float = 0.0
+
+
+def hard_negative_round(
+    trainer: SiameseTrainer,
+    names: Sequence[str],
+    name_entity: numpy.ndarray,
+    *,
+    max_epochs: float,
+    max_steps: Optional[int] = None,
+    max_seconds: Optional[float] = None,
+    on_step: Optional[Callable[[StepStats], None]] = None,
+    mine: bool = True,
+    mine_rows: Optional[numpy.ndarray] = None,
+    n_neighbors: int = 10,
+    seed: int = 0,
+    weight: float = 1.0,
+    encode: bool = False,
+) -> RoundResult:
+    """One round of Algorithm 1: train, then (with `mine`) embed the names and add each one's nearest names of
+    another entity to the trainer as label-0 pairs.
+
+    names (Sequence[str]): the reference names; their rows are the trainer's string indices.
+    name_entity (numpy.ndarray): the entity index of each name.
+    max_epochs, max_steps, max_seconds, on_step: the training part (`SiameseTrainer.train_epochs`).
+    mine_rows (Optional[numpy.ndarray]): the name rows mined among (e.g. without held-out names); None: all.
+    n_neighbors, seed: `mine_hard_negatives`.
+    weight (float): the sampling weight of the added pairs (`SiameseTrainer.add_pairs`).
+    encode (bool): embed the names after the training also without mining (`RoundResult.vectors`).
+    RETURNS (RoundResult): the losses, the names' vectors and the hard negatives added.
+    """
+    start = time.monotonic()
+    losses: List[float] = []
+
+    def step_done(stats: StepStats) -> None:
+        losses.append(stats.loss)
+        if on_step is not None:
+            on_step(stats)
+
+    epoch_losses = trainer.train_epochs(max_epochs, max_seconds=max_seconds, on_step=step_done, max_steps=max_steps)
+    result = RoundResult(losses, epoch_losses, time.monotonic() - start)
+    if not (mine or encode):
+        return result
+    # one encoding of every name serves the mining and the caller (e.g. a dev score)
+    result.vectors = encode_names(trainer.encoder, names)
+    if mine:
+        mined = time.monotonic()
+        if mine_rows is None:
+            left, right = mine_hard_negatives(trainer.encoder, names, name_entity, n_neighbors=n_neighbors, seed=seed,
+                                              vectors=result.vectors)
+        else:
+            left, right = mine_hard_negatives(trainer.encoder, [names[i] for i in mine_rows], name_entity[mine_rows],
+                                              n_neighbors=n_neighbors, seed=seed, vectors=result.vectors[mine_rows])
+            left, right = mine_rows[left], mine_rows[right]
+        trainer.add_pairs(left, right, numpy.zeros(len(left), numpy.float32), weight=weight)
+        result.hard_left, result.hard_right = left, right
+        result.mining_seconds = time.monotonic() - mined
+    return result
 
 
 def reference_pairs(

@@ -12,7 +12,7 @@ from spacy_nseen.training.siamese import (
     reference_pairs,
     train_on_reference_set,
 )
-from training.string_similarity import levenshtein
+from training.pairs.string_similarity import levenshtein
 
 # Unseen syntactic variants: none of these strings is a reference name or a generated training variant.
 UNSEEN = [

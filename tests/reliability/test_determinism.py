@@ -14,8 +14,8 @@ from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker.storage import INDEX_FILE
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from spacy_nseen.reference.reference_set import ReferenceSet
-from training.make_pairs import build_pair_store
-from training.pair_store import PairStore
+from training.pairs.make_pairs import build_pair_store
+from training.pairs.pair_store import PairStore
 
 PAIR_ARRAYS = ("strings", "string_entity", "entity_ids", "left", "right", "label", "set_id")
 MENTIONS = [

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from local_http import Route, serve
 
-from training.build_reference_sets import build_reference_sets
-from training.data_errors import DataFileError, DownloadError
-from training.download import download
-from training.fetch import MIRROR_FILES, fetch
-from training.make_pairs import make_pairs
-from training.pair_store import PairStore
+from training.data.build_reference_sets import build_reference_sets
+from training.common.data_errors import DataFileError, DownloadError
+from training.data.download import download
+from training.data.fetch import MIRROR_FILES, fetch
+from training.pairs.make_pairs import make_pairs
+from training.pairs.pair_store import PairStore
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 MIRROR_FIXTURES = {
@@ -128,7 +128,7 @@ def test_a_failed_download_keeps_the_earlier_complete_file(server, tmp_path):
 
 def test_an_unchecked_cut_download_is_caught_by_the_next_step(server, tmp_path):
     """A dynamic file (no pinned checksum) cut without Content-Length is saved; reading it fails."""
-    from training.tsv_io import iter_tsv
+    from training.common.tsv_io import iter_tsv
 
     dest = tmp_path / "names.tsv.gz"
     download(f"{server}/cut", dest, progress=False, timeout=5)

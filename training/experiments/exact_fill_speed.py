@@ -3,7 +3,7 @@ usage: python -m training.experiments.exact_fill_speed LINKER_DIR KB_PREFIX ROUN
 (the measurement behind results/accuracy_experiments.md, "Speed" of exact_fill)"""
 import csv, gzip, statistics, sys, time
 from dataclasses import replace
-from training.evaluate import parse_variant
+from training.linker.settings_spec import parse_variant
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
 linker_dir, prefix, rounds, specs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]

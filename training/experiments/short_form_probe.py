@@ -5,8 +5,8 @@ results/accuracy/short_forms/probe_even.txt)"""
 import csv, gzip, re, sys
 from collections import Counter, defaultdict
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from training.bioid import read_mentions, kb_queries, read_secondary_map
-from training.evaluate import select_documents
+from training.common.bioid import read_mentions, kb_queries, read_secondary_map
+from training.evaluation.evaluate import select_documents
 
 half = sys.argv[1]
 secondary = read_secondary_map("/work/shared/data/chebi/secondary_to_primary.tsv.gz")

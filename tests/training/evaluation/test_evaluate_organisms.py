@@ -1,0 +1,57 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from spacy_nseen.organisms.assign import OrganismAssigner
+from training.common.bioid import Caption, Mention
+from training.evaluation.evaluate_organisms import evaluate, gold_taxa, held_out_captions, read_taxa
+
+
+def caption(pmc_id, cid, text, mentions):
+    out = Caption("train", pmc_id, cid, text)
+    for m, acc in mentions:
+        start = text.index(m)
+        out.mentions.append(Mention("train", pmc_id, cid, "1", start, start + len(m), m, "protein",
+                                    (f"Uniprot:{acc}",)))
+    return out
+
+
+TAXA = {"P04637": 9606, "P02340": 10090, "P19882": 559292, "Q9XXX1": 7955}
+
+
+def test_gold_taxa():
+    assert gold_taxa(frozenset({"UniProt:P04637", "UniProt:Q0"}), TAXA) == (9606, "other")
+
+
+def test_evaluate_counts_and_confusion():
+    caps = [caption("2", "2 Figure_1-A", "Mouse Trp53 and TP53 in HeLa.", [("Trp53", "P02340"), ("TP53", "P04637")]),
+            caption("2", "2 Figure_1-B", "Lysates of mice.", []),
+            caption("3", "3 Figure_1-A", "Zebrafish sox2.", [("sox2", "Q9XXX1")])]
+    result = evaluate(caps, OrganismAssigner(), TAXA)
+    assert result["counts"]["covered"] == 2 and result["counts"]["other"] == 1
+    assert result["confusion"]["10090"] == {"10090": 1}
+    assert result["confusion"]["other"] == {"other": 1}  # zebrafish assigned: outside the covered set
+    assert result["organism_accuracy"] == pytest.approx(sum(
+        r["accuracy"] * r["mentions"] for k, r in result["per_organism"].items() if k != "other") / 2)
+    fast = evaluate(caps, OrganismAssigner(), TAXA, build_docs=False)
+    assert fast["confusion"] == result["confusion"]
+
+
+def test_read_taxa(tmp_path):
+    path = tmp_path / "taxa.tsv"
+    path.write_text("kb_id\ttaxon_id\nUniProt:P1\t4932\n", encoding="utf8")
+    assert read_taxa(path, "kb_id", "taxon_id") == {"P1": 559292}
+    path.write_text("kb_id\ttaxon_id\nP1\tx\n", encoding="utf8")
+    with pytest.raises(ValueError, match="bad taxon"):
+        read_taxa(path, "kb_id", "taxon_id")
+
+
+def test_held_out_captions():
+    caps = [caption(str(i), f"{i} Figure_1-A", "text", []) for i in range(20)]
+    dev = held_out_captions(caps, "0.1:0")
+    assert len({c.pmc_id for c in dev}) == 2
+    with pytest.raises(ValueError):
+        held_out_captions(caps, "0.1")
+
+

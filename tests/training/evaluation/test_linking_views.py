@@ -1,0 +1,49 @@
+from training.common.bioid_scoring import EquivalenceClasses, GoldMention
+from training.evaluation.linking_views import linking_only_views, nil_spans, nil_unlinked, uniprot_all_gold, uniprot_gold
+from training.evaluation.pipeline_outputs import SpanOutput
+
+EQUIV = EquivalenceClasses([["Uniprot:P1", "NCBI gene:7"], ["Uniprot:P2", "Uniprot:P3"]])
+MENTIONS = [
+    GoldMention(0, 0, 3, "protein", ("Uniprot:P1",)),
+    GoldMention(0, 0, 3, "gene", ("NCBI gene:7",)),        # same span, gene id: one span
+    GoldMention(0, 5, 8, "protein", ("Uniprot:P2",)),
+    GoldMention(0, 9, 12, "protein", ("Uniprot:Q9",)),      # out of KB
+    GoldMention(0, 13, 17, "protein", ("protein:Flag",)),   # NIL
+    GoldMention(0, 18, 21, "gene", ("gene:abc",)),          # NIL, never seen by the linker
+    GoldMention(0, 22, 25, "protein", ("protein:X",)),      # NIL span that also carries a normalized mention
+    GoldMention(0, 22, 25, "protein", ("Uniprot:P5",)),
+    GoldMention(0, 30, 33, "chemical", ("molecule:Y",)),    # NIL of another type
+]
+LINKED = {
+    (0, 0, 3): SpanOutput("PROTEIN", "UniProt:P1", 9606, "NCBIGene:7"),
+    (0, 5, 8): SpanOutput("PROTEIN", "UniProt:P3", 10090),
+    (0, 9, 12): SpanOutput("PROTEIN", "UniProt:P4", 9606),
+    (0, 13, 17): SpanOutput("PROTEIN", None),
+    (0, 22, 25): SpanOutput("PROTEIN", "UniProt:P5", 9606),
+}
+
+
+def test_nil_spans_and_unlinked_share():
+    nil = nil_spans(MENTIONS, {"protein_gene"})
+    assert nil == {(0, 13, 17): "protein", (0, 18, 21): "gene"}
+    share = nil_unlinked(nil, LINKED)
+    assert share["share"] == 1.0 and share["by_type"]["gene"]["mentions"] == 1
+
+
+def test_uniprot_all_gold_counts_out_of_kb_as_misses():
+    gold = uniprot_gold(MENTIONS)
+    assert set(gold) == {(0, 0, 3), (0, 5, 8), (0, 9, 12), (0, 22, 25)}
+    u = uniprot_all_gold(gold, LINKED, EQUIV, known_ids={"UniProt:P1", "UniProt:P2", "UniProt:P3", "UniProt:P5"})
+    assert (u["right"], u["right_strict"], u["spans"]) == (3, 2, 4)  # P3 ~ P2 right only through the class
+    assert u["share"] == 0.75 and u["share_in_kb"] == 1.0 and u["spans_in_kb"] == 3
+
+
+def test_views_with_modes_and_organisms():
+    taxa = {"UniProt:P1": 9606, "UniProt:P2": 9606, "UniProt:P5": 10090}
+    views = linking_only_views(MENTIONS, LINKED, EQUIV, {"UniProt:P1"}, ("kb_id", "ncbigene"), taxa, with_taxa=True)
+    pg = views["scores"]["kb_id"]["protein_gene"]
+    assert (pg["tp"], pg["predicted"], pg["gold"]) == (3, 4, 4)
+    assert views["scores"]["ncbigene"]["protein_gene"]["tp"] == 3  # PROTEIN spans keep their UniProt id
+    org = views["organism"]
+    assert org["spans_gold_known"] == 3 and org["accuracy"] == round(1 / 3, 4)
+    assert linking_only_views(MENTIONS, LINKED, EQUIV, set(), ("kb_id",), taxa, with_taxa=False)["organism"] is None

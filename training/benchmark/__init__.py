@@ -1,0 +1,1 @@
+"""Speed and memory: linkers, the pipeline, corpus annotation at scale."""

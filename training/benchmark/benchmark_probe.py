@@ -1,0 +1,74 @@
+"""Measurements that need a fresh process: pipeline load time (cold and warm) and peak memory.
+
+    python -m training.benchmark.benchmark_probe PIPELINE_DIR [--texts captions.txt] [--exclude nseen_linker]
+
+Prints one JSON object: import and `spacy.load` seconds, and the memory of the process (from
+/proc/self/status) after loading and, with --texts, after running every text through the pipeline.
+`training.benchmark.benchmark` runs it in subprocesses; it is a module of its own so that nothing is imported
+before the clock starts.
+"""
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+STATUS_FIELDS = ("VmHWM", "VmRSS", "RssAnon", "RssFile")
+# Proportional set size: a page shared with other processes (or mapped twice in this one, as the Annoy file is:
+# by Annoy and by the item-vector view) counts once in total, split among its mappings.
+ROLLUP_FIELDS = ("Pss", "Pss_Anon", "Pss_File")
+
+
+def memory_mb() -> Dict[str, float]:
+    """RETURNS (Dict[str, float]): peak RSS (VmHWM), RSS and its anonymous and file-backed parts, and the
+    proportional set size (Pss) where the kernel reports it, in MB."""
+    values = {}
+    for source, wanted in (("/proc/self/status", STATUS_FIELDS), ("/proc/self/smaps_rollup", ROLLUP_FIELDS)):
+        try:
+            lines = Path(source).read_text().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            key, _, rest = line.partition(":")
+            if key in wanted:
+                values[key] = round(int(rest.split()[0]) / 1024, 1)
+    return values
+
+
+def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads: int) -> Dict[str, object]:
+    start = time.perf_counter()
+    import spacy  # noqa: F401  (imports torch through thinc)
+    import torch
+
+    import spacy_nseen  # noqa: F401
+
+    torch.set_num_threads(threads)
+    imported = time.perf_counter()
+    out: Dict[str, object] = {"import_seconds": round(imported - start, 3), "memory_after_import": memory_mb()}
+    nlp = spacy.load(pipeline, exclude=exclude)
+    out["load_seconds"] = round(time.perf_counter() - imported, 3)
+    out["memory_after_load"] = memory_mb()
+    if texts_path:
+        texts = Path(texts_path).read_text(encoding="utf8").split("\n")
+        run_start = time.perf_counter()
+        n_ents = sum(len(doc.ents) for doc in nlp.pipe(texts))
+        out["run_seconds"] = round(time.perf_counter() - run_start, 3)
+        out["entities"] = n_ents
+        out["memory_after_run"] = memory_mb()
+    return out
+
+
+def main(argv: List[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pipeline")
+    parser.add_argument("--texts", default=None, help="a text file, one document per line")
+    parser.add_argument("--exclude", action="append", default=[], help="a pipe not to load")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    print(json.dumps(probe(args.pipeline, args.texts, args.exclude, args.threads)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,103 @@
+"""The linking-only view on gold spans, as Bio-ID's scorer counts it (pure functions, no spaCy).
+
+Every gold protein/gene/chemical mention's span was given to the linker alone (`training.evaluation.pipeline_outputs`).
+From its answers (`SpanOutput` per span) this module derives:
+
+- P/R/F per category with the equivalence classes (P = right / linked, un-normalized gold spans that got an id
+  count as wrong; R = right / normalized gold spans), once per primary-id mode;
+- `uniprot_all_gold`: all gold spans carrying a UniProt id, out-of-KB ones counted as misses (issue 14);
+- `nil`: the share of un-normalized protein/gene gold mentions (`protein:Flag`) left unlinked (issue 15);
+- `organism`: the taxon written on gold UniProt spans against the gold id's taxon (if the pipeline writes one).
+"""
+from collections import Counter
+from typing import Dict, List, Mapping, Optional, Sequence, Set
+
+from training.common.bioid_scoring import (CATEGORY_OF_TYPE, EquivalenceClasses, GoldMention, SpanKey, gold_by_span,
+                                           span_scores, to_curie)
+from .organism_eval import gold_taxa, organism_confusion
+from .pipeline_outputs import SpanOutput
+
+
+def uniprot_gold(mentions: Sequence[GoldMention]) -> Dict[SpanKey, List[str]]:
+    """RETURNS (Dict[SpanKey, List[str]]): The UniProt CURIEs of every gold span carrying one, in id order."""
+    out: Dict[SpanKey, List[str]] = {}
+    for m in mentions:
+        ids = [to_curie(i) for i in m.ids if i.startswith("Uniprot:") and i.split(":", 1)[1].strip()]
+        if ids:
+            out.setdefault(m.key, [])
+            out[m.key] += [i for i in ids if i not in out[m.key]]
+    return out
+
+
+def nil_spans(mentions: Sequence[GoldMention], categories: Set[str]) -> Dict[SpanKey, str]:
+    """RETURNS (Dict[SpanKey, str]): span -> entity type of the un-normalized mentions of the categories
+    (spans that also carry a normalized mention are not NIL)."""
+    normalized = {m.key for m in mentions if not m.is_nil}
+    return {m.key: m.entity_type for m in mentions
+            if m.is_nil and CATEGORY_OF_TYPE.get(m.entity_type) in categories and m.key not in normalized}
+
+
+def uniprot_all_gold(gold: Mapping[SpanKey, List[str]], linked: Mapping[SpanKey, SpanOutput],
+                     equiv: EquivalenceClasses, known_ids: Set[str]) -> Dict[str, float]:
+    """Linking-only accuracy over all gold UniProt spans (a span that could not be linked counts as a miss).
+
+    RETURNS (Dict[str, float]): `share` (with the equivalence classes), `share_strict` (the gold ids only),
+    `share_in_kb` (spans with a gold id in the reference set) and the counts.
+    """
+    right = strict = in_kb = right_in_kb = 0
+    for key, ids in gold.items():
+        out = linked.get(key)
+        pred = out.kb_id if out is not None else None
+        ok = pred is not None and equiv.canon(pred) in {equiv.canon(i) for i in ids}
+        right += ok
+        strict += pred is not None and pred in ids
+        if any(i in known_ids for i in ids):
+            in_kb += 1
+            right_in_kb += ok
+    n = len(gold)
+    return {"share": round(right / n, 4) if n else 0.0, "share_strict": round(strict / n, 4) if n else 0.0,
+            "share_in_kb": round(right_in_kb / in_kb, 4) if in_kb else 0.0,
+            "right": right, "right_strict": strict, "spans": n, "spans_in_kb": in_kb, "right_in_kb": right_in_kb}
+
+
+def nil_unlinked(nil: Mapping[SpanKey, str], linked: Mapping[SpanKey, SpanOutput]) -> Dict[str, object]:
+    """RETURNS (Dict[str, object]): the share of NIL spans the linker left without an id, overall and by type
+    (spans the linker never saw, e.g. of a label it does not route, count as unlinked)."""
+    total: Counter = Counter()
+    unlinked: Counter = Counter()
+    for key, etype in nil.items():
+        total[etype] += 1
+        out = linked.get(key)
+        unlinked[etype] += out is None or out.kb_id is None
+    n, k = sum(total.values()), sum(unlinked.values())
+    return {"share": round(k / n, 4) if n else 0.0, "unlinked": k, "mentions": n,
+            "by_type": {t: {"share": round(unlinked[t] / total[t], 4), "unlinked": unlinked[t], "mentions": total[t]}
+                        for t in sorted(total)}}
+
+
+def linking_only_views(mentions: Sequence[GoldMention], linked: Mapping[SpanKey, SpanOutput],
+                       equiv: EquivalenceClasses, known_ids: Set[str], modes: Sequence[str],
+                       taxa: Optional[Mapping[str, int]] = None, with_taxa: bool = False) -> Dict[str, object]:
+    """All linking-only figures on gold spans (see the module docstring).
+
+    known_ids (Set[str]): CURIEs in the linker's reference sets (for the in-KB share).
+    modes (Sequence[str]): primary-id modes to score ("kb_id", "ncbigene").
+    taxa (Optional[Mapping[str, int]]): UniProt CURIE -> taxon; with `with_taxa`, the organism confusion table.
+    """
+    gold = gold_by_span(mentions, equiv)
+    scores = {}
+    for mode in modes:
+        pred = {k: o.primary(mode) for k, o in linked.items()}
+        scores[mode] = span_scores({k: v for k, v in pred.items() if v}, gold, equiv)
+    uni = uniprot_gold(mentions)
+    out: Dict[str, object] = {
+        "scores": scores,
+        "uniprot_all_gold": uniprot_all_gold(uni, linked, equiv, known_ids),
+        "nil": nil_unlinked(nil_spans(mentions, {"protein_gene"}), linked),
+        "nil_chemical": nil_unlinked(nil_spans(mentions, {"chemical"}), linked),
+        "organism": None,
+    }
+    if with_taxa and taxa is not None:
+        pairs = [(gold_taxa(ids, taxa), linked[k].taxon if k in linked else None) for k, ids in uni.items()]
+        out["organism"] = organism_confusion(pairs)
+    return out

@@ -1,0 +1,80 @@
+"""Build a linker directory (Annoy index + TF-IDF matrix) from a trained encoder and a reference set.
+
+    python -m training.linker.build_linker training_output/uniprot/encoder corpus/reference/uniprot.tsv.gz \
+        training_output/uniprot/linker --kb-name uniprot
+
+The reference set may differ from the one the encoder was trained on (e.g. with HGNC names added):
+the names are embedded with the trained encoder, nothing is retrained.
+"""
+import json
+import time
+from pathlib import Path
+
+import torch
+import typer
+from wasabi import msg
+
+from spacy_nseen.encoder.weights_io import build_encoder_from_disk
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.reference.xrefs import read_xrefs
+
+from training.common.data_errors import run_cli
+from training.linker.settings_spec import parse_variant
+
+
+def linker_settings(spec: str) -> LinkerSettings:
+    """RETURNS (LinkerSettings): the defaults with the changes of a 'key=value,key=value' spec."""
+    return parse_variant(f"settings:{spec}", LinkerSettings())[1]
+
+
+def build_linker(
+    encoder_dir: Path = typer.Argument(..., help="Trained encoder directory (encoder.safetensors, ...)"),
+    reference_path: Path = typer.Argument(..., help="Reference set TSV (kb_id, name, kind)"),
+    output: Path = typer.Argument(..., help="Linker directory to write"),
+    kb_name: str = typer.Option("", "--kb-name", help="Reference set name (default: the TSV's stem)"),
+    n_trees: int = typer.Option(20, help="Annoy trees"),
+    search_k: int = typer.Option(-1, help="Annoy search_k (-1: n_trees × n)"),
+    tfidf: bool = typer.Option(True, help="Also build the TF-IDF matrix for hybrid re-ranking"),
+    threads: int = typer.Option(1, help="torch threads"),
+    seed: int = typer.Option(0, help="Annoy seed"),
+    build_precision: str = typer.Option("bf16", "--build-precision",
+                                        help="Encoder precision for the reference names: fp32, bf16 or int8"),
+    settings: str = typer.Option(
+        "", "--settings",
+        help="LinkerSettings changes saved with the linker, e.g. 'exact_tie_break=names,fuzzy_weight=0.2'"),
+    xrefs: str = typer.Option("", "--xrefs", help="A kb_id<TAB>xref TSV (e.g. UniProt → NCBIGene) saved with the linker"),
+) -> None:
+    """Embed every reference name and write a complete linker directory."""
+    torch.set_num_threads(threads)
+    kb_name = kb_name or reference_path.name.split(".")[0]
+    start = time.monotonic()
+    encoder = build_encoder_from_disk(encoder_dir)
+    reference = ReferenceSet.from_tsv(reference_path)
+    loaded = time.monotonic()
+    linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, search_k=search_k, seed=seed,
+                                       settings=linker_settings(settings), with_tfidf=tfidf, build_precision=build_precision)
+    built = time.monotonic()
+    if xrefs:
+        linker.xrefs = {k: v for k, v in read_xrefs(xrefs).items() if k in reference}
+    linker.to_disk(output)
+    sizes = {p.name: p.stat().st_size for p in output.iterdir() if p.is_file()}
+    stats = {
+        "kb": kb_name,
+        "names": len(reference),
+        "entities": reference.n_entities,
+        "n_trees": n_trees,
+        "load_seconds": round(loaded - start, 2),
+        "build_seconds": round(built - loaded, 2),
+        "build_parts_seconds": linker.build_seconds,
+        "build_precision": build_precision,
+        "save_seconds": round(time.monotonic() - built, 2),
+        "bytes": sizes,
+        "entities_with_xrefs": len(linker.xrefs),
+    }
+    (output / "build_stats.json").write_text(json.dumps(stats, indent=2))
+    msg.good(f"{kb_name}: {len(reference):,} names indexed in {stats['build_seconds']}s -> {output}")
+
+
+if __name__ == "__main__":
+    run_cli(build_linker)

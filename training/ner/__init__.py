@@ -1,0 +1,1 @@
+"""NER step: the caption tokenizer, Bio-ID captions → DocBins, the NER report."""

@@ -1,0 +1,69 @@
+"""Tokenizer rules for figure captions: split where Bio-ID's mention boundaries fall inside spaCy's tokens.
+
+Bio-ID writes `anti‐LC3`, `GFP‐LC3‐positive` with U+2010 (not `-`), which spaCy's English infixes don't split,
+so a quarter of the mentions would sit inside a token. `customize_tokenizer` adds these dashes as infixes
+(between letters or digits) and U+2212 minus as a prefix, and the caption notations measured against the gold
+mention boundaries (`results/ner/metrics.md`, "misaligned"): genotypes (`npc1−/−`, `Hmgb1+/+MEFs`), marker
+signs (`GFP+RFP+`, `Tsg101-`), fusions and strains (`LGG-1::GFP`, `flox/+;nestin`), deletions (`atg1Δ`),
+point mutants (`Drp1K38A`), glued words (`npc1mice`, `293Tcells`), attached brackets (`PS1(mAb`, `[Ca2+]c`),
+knock-down prefixes (`siULK1`, `shATG7`) and a period after a capital (`LAMP‐2A.`). Every rule only adds token
+boundaries, so a span aligned with the old rules stays aligned. It is used by `training.ner.ner_corpus` and,
+through the `nseen_bio.bio_tokenizer.v1` callback in `configs/ner.cfg` (`[initialize.before_init]`, with
+`--code training/ner/bio_tokenizer.py`), by `spacy train`. The rules are saved with the tokenizer, so the trained
+and packaged pipelines need no code for them (the assembled pipeline copies the NER model's tokenizer).
+"""
+from typing import Callable, List
+
+import spacy
+from spacy.language import Language
+from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
+
+UNICODE_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
+_SIGNS = "+\\-" + UNICODE_DASHES  # plus, hyphen and the Unicode dashes/minus
+_GENOTYPE = rf"(?<=[\w)])[{_SIGNS}]/[{_SIGNS}]"  # npc1−/−, Rheb+/−, Map1lc3b-/-
+EXTRA_INFIXES: List[str] = [
+    _GENOTYPE,
+    rf"(?<=[\w])[{UNICODE_DASHES}](?=[\w])",  # anti‐LC3
+    r"(?<=[A-Za-z0-9)\]])\+(?=[A-Za-z(\[])",  # GFP+RFP+, control+BAF, Beclin‐1+Mad2
+    r"(?<=[\w)\]])(?:::|[:;∷])(?=[\w(\[])",  # LGG-1::GFP, flox/+;nestin, GFP∷Atg8a
+    rf"(?<=[\w)\]{_SIGNS}])/(?=[\w(\[{_SIGNS}])",  # (VDRs)/retinoid, daf-15/+, Lamp1/2
+    r"(?<=\w)[Δ∆](?=\w)",  # apg12Δapg16
+    rf"(?<=[\w+{UNICODE_DASHES}])[(\[](?=[\w+{UNICODE_DASHES}])",  # PS1(mAb, eat-2(ad1116)
+    rf"(?<=[\w+{UNICODE_DASHES}])[)\]](?=[\w{UNICODE_DASHES}])",  # [Ca2+]c, (B)COS7, [14C]GAPDH
+]
+EXTRA_SUFFIXES: List[str] = [
+    _GENOTYPE,
+    rf"(?<=[A-Za-z0-9)\]])[{_SIGNS}]",  # RFP+, Tsg101- (and), Leu−
+    r"(?<=\w)[Δ∆]",  # atg1Δ
+    r"(?<=[0-9])[A-Z][0-9]{1,4}[A-Z]",  # Drp1K38A, DHR3W284X
+    r"(?<=[0-9A-Z)])(?:mice|mouse|flies|cells)",  # npc1mice, GFPmice, 293Tcells
+    r"(?<=[A-Z])\.",  # LAMP‐2A. (spaCy splits a final period after lower-case letters and digits only)
+]
+EXTRA_PREFIXES: List[str] = [
+    "\u2212",
+    r"[Δ∆](?=\w)",  # Δapg10
+    r"(?:si|sh)(?!RNA)(?=[A-Z])",  # siULK1, shATG7 (siRNA stays one token)
+    rf"[\-{UNICODE_DASHES}](?=[A-Za-z])",  # Anti‐ULK1, ‐Actin and ‐LC3
+    "±",
+]
+
+
+def customize_tokenizer(nlp: Language) -> Language:
+    """Add the caption infix, suffix and prefix rules to `nlp.tokenizer` (idempotent).
+
+    nlp (Language): The pipeline whose tokenizer gets the rules (spaCy's defaults of its language are kept).
+    RETURNS (Language): The same `nlp`.
+    """
+    infixes = list(nlp.Defaults.infixes or [])
+    suffixes = list(nlp.Defaults.suffixes or [])
+    prefixes = list(nlp.Defaults.prefixes or [])
+    nlp.tokenizer.infix_finditer = compile_infix_regex(EXTRA_INFIXES + infixes).finditer
+    nlp.tokenizer.suffix_search = compile_suffix_regex(EXTRA_SUFFIXES + suffixes).search
+    nlp.tokenizer.prefix_search = compile_prefix_regex(EXTRA_PREFIXES + prefixes).search
+    return nlp
+
+
+@spacy.registry.callbacks("nseen_bio.bio_tokenizer.v1")
+def make_bio_tokenizer_callback() -> Callable[[Language], Language]:
+    """RETURNS (Callable[[Language], Language]): a `before_init` callback applying `customize_tokenizer`."""
+    return customize_tokenizer
