@@ -2,104 +2,49 @@
 
 For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURIE or None),
 `Span._.kb_score`, `Span._.kb_candidates` (a list of `(kb_id, name, score)`), and the token-level
-`ent_kb_id`, so that `ent.kb_id_` and `DocBin` carry the id too.
+`ent_kb_id`, so that `ent.kb_id_` and `DocBin` carry the id too. This module holds the Pipe and its factory;
+their parts are in `spacy_nseen.pipe` (config, extensions, routing, organism context, the predict path,
+annotations, serialization), re-exported here.
 """
 import copyreg
-import inspect
-import shutil
 import tempfile
-import warnings
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import SimpleFrozenList, from_disk as util_from_disk, to_disk as util_to_disk
+from spacy.util import SimpleFrozenList
 from spacy.vocab import Vocab
-from thinc.api import Config, Model
+from thinc.api import Model
 
-from .text.abbreviations import abbreviation_map
 from .encoder.weights_io import load_encoder_weights
-from .errors import ArtifactError, NotInitializedError
+from .errors import NotInitializedError
 from .linker.exact_ranking import read_entity_prior
-from .linker.kb_linker import Candidate, KnowledgeBaseLinker, load_linker
-from .linker.settings import MODES, PRECISIONS, IndexSettings, KbSettings, LinkerSettings, Mode, with_changes
-from .linker.storage import ENTITY_PRIOR_FILE, META_FILE, check_prior, read_linker_meta, save_linker
+from .linker.kb_linker import Candidate, KnowledgeBaseLinker
+from .linker.settings import MODES, IndexSettings, KbSettings, LinkerSettings, Mode, with_changes
+from .linker.storage import ENTITY_PRIOR_FILE, check_prior
 from .linker.nil_decision import NilModel
-from .organisms.ranking import OrganismContext
-from .organisms.assign import AssignerSettings, OrganismAssigner, SpanOrganism
+from .organisms.assign import AssignerSettings, OrganismAssigner
 from .organisms.cell_lines import CellLineTable
 from .reference.reference_set import ReferenceSet
+from .pipe.annotations import DocLinks, EntityLink, write_links
+from .pipe.config import (COMPONENT_DEFAULTS, DEFAULT_ENCODER, DEFAULT_ENCODER_CONFIG, DEFAULT_KBS, INDEX_SETTINGS,
+                          KB_URL_TEMPLATE, NO_KBS, SEARCH_SETTINGS, default_config, split_settings,
+                          with_settings_signature)
+from .pipe.extensions import DOC_EXTENSIONS, SPAN_EXTENSIONS, register_extensions
+from .pipe.organism_context import organism_confidence
+from .pipe.predict import Mention, Request, link_requests, prepare_requests
+from .pipe.routing import route_entities
+from .pipe.serialization import (CELL_LINES_FILE, pipe_from_bytes, pipe_from_disk, pipe_state, pipe_to_bytes,
+                                 pipe_to_disk, read_linker, restore_state)
 
-DEFAULT_ENCODER_CONFIG = """
-[encoder]
-@architectures = "spacy_nseen.CharBiLSTMEncoder.v1"
-vocab_size = 512
-char_width = 64
-hidden_width = 128
-depth = 4
-output_width = 128
-dropout = 0.0
-pooling = "max"
-max_length = 64
-batch_size = 128
-precision = "fp32"
-"""
-DEFAULT_ENCODER = Config().from_str(DEFAULT_ENCODER_CONFIG)["encoder"]
-# Empty by default: spaCy merges a user's dict into the default one, so a non-empty default would add routes
-# the user did not ask for (and demand their reference sets at initialize).
-DEFAULT_KBS: Dict[str, str] = {}
-NO_KBS = (
-    "nseen_linker: 'kbs' maps no entity label to a reference set. Configure it, e.g. "
-    'nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "CHEMICAL": "chebi"}})'
-)
-KB_URL_TEMPLATE = "https://identifiers.org/{}"
-CELL_LINES_FILE = "cell_lines.json.gz"
-
-
-# doc._.organisms: the document's organisms (set by the caller: only those are assigned; else written by the
-# linker, most likely first). doc._.article_texts: other texts of the same article, read as organism evidence.
-DOC_EXTENSIONS = ("organisms", "article_texts")
-SPAN_EXTENSIONS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs")
-
-
-def register_extensions() -> None:
-    """Register the Span and Doc extensions (idempotent)."""
-    for name in SPAN_EXTENSIONS:
-        if not Span.has_extension(name):
-            Span.set_extension(name, default=None)
-    for name in DOC_EXTENSIONS:
-        if not Doc.has_extension(name):
-            Doc.set_extension(name, default=None)
-
-
-# The component's own settings; the search settings (every `LinkerSettings` field, same type and default) and
-# the index settings (`IndexSettings`) join them below: the factory's signature and default config are made
-# from those dataclasses, so they are the one source of each setting's name, type and default.
-COMPONENT_DEFAULTS: Dict[str, Any] = {
-    "encoder": DEFAULT_ENCODER,
-    "kbs": DEFAULT_KBS,
-    "top_k": 5,
-    "threshold": 0.0,
-    "overwrite": True,
-    "mode": "hybrid",
-    "kb_settings": {},
-    "batch_size": 256,
-    "kb_url_template": KB_URL_TEMPLATE,
-    "kb_url_templates": {},
-    "expand_abbreviations": True,
-    "organisms": [],
-    "assign_organisms": True,
-    "primary_xref": {},
-    "organism_settings": {},
-}
-SEARCH_SETTINGS = tuple(f.name for f in fields(LinkerSettings))
-INDEX_SETTINGS = tuple(f.name for f in fields(IndexSettings))
+__all__ = ["NseenLinker", "make_nseen_linker", "Candidate", "DEFAULT_ENCODER", "DEFAULT_ENCODER_CONFIG", "DEFAULT_KBS",
+           "COMPONENT_DEFAULTS", "SEARCH_SETTINGS", "INDEX_SETTINGS", "KB_URL_TEMPLATE", "NO_KBS", "CELL_LINES_FILE",
+           "DOC_EXTENSIONS", "SPAN_EXTENSIONS", "DocLinks", "EntityLink", "organism_confidence", "register_extensions"]
 
 
 def make_nseen_linker(
@@ -124,14 +69,7 @@ def make_nseen_linker(
 ) -> "NseenLinker":
     """Create an `nseen_linker` (see the README for every setting; `settings` are the `LinkerSettings` and
     `IndexSettings` fields, each a typed keyword of this factory's signature)."""
-    search = {k: settings.pop(k) for k in SEARCH_SETTINGS if k in settings}
-    index = {k: settings.pop(k) for k in INDEX_SETTINGS if k in settings}
-    if settings:
-        raise TypeError(f"nseen_linker: unexpected settings {sorted(settings)}")
-    try:
-        linker_settings, index_settings = LinkerSettings(**search), IndexSettings(**index)
-    except ValueError as err:
-        raise ValueError(f"nseen_linker: {err}") from None
+    linker_settings, index_settings = split_settings(settings)
     return NseenLinker(
         nlp.vocab,
         encoder,
@@ -155,57 +93,16 @@ def make_nseen_linker(
     )
 
 
-def _settings_signature() -> None:
-    """Give `make_nseen_linker` one typed keyword-only parameter per LinkerSettings and IndexSettings field
-    (spaCy's config system reads the signature: it validates each value's type and names a bad setting)."""
-    signature = inspect.signature(make_nseen_linker)
-    params = [p for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
-    annotations = dict(make_nseen_linker.__annotations__)
-    annotations.pop("settings", None)
-    for dataclass_ in (LinkerSettings, IndexSettings):
-        for f in fields(dataclass_):
-            params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type))
-            annotations[f.name] = f.type
-    make_nseen_linker.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
-    make_nseen_linker.__annotations__ = annotations
-
-
-_settings_signature()
+with_settings_signature(make_nseen_linker)
 Language.factory(
     "nseen_linker",
     assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates", "span._.kb_taxon",
              "span._.kb_taxon_evidence", "span._.kb_xrefs", "doc._.organisms"],
     requires=["doc.ents"],
-    default_config={**COMPONENT_DEFAULTS, **LinkerSettings().to_dict(), **asdict(IndexSettings())},
+    default_config=default_config(),
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
     func=make_nseen_linker,
 )
-
-
-def organism_confidence(span: SpanOrganism) -> float:
-    """RETURNS (float): the share of the assigned taxon in the mention's organism evidence, in [0, 1]."""
-    if span.taxon is None:
-        return 0.0
-    total = sum(max(0.0, v) for v in span.scores.values())
-    return round(max(0.0, span.scores.get(span.taxon, 0.0)) / total, 4) if total > 0 else 0.0
-
-
-class EntityLink(NamedTuple):
-    """What the linker found for one routed entity."""
-
-    index: int  # position in doc.ents
-    kb: str
-    candidates: List[Candidate]
-    probability: Optional[float]  # the NIL model's probability that candidates[0] is right; None without one
-    context: Optional[OrganismContext]
-    evidence: Optional[List[str]]
-
-
-class DocLinks(NamedTuple):
-    """The links of one doc and, when organisms were assigned, the document's organisms (most likely first)."""
-
-    links: List[EntityLink]
-    organisms: Optional[List[int]]
 
 
 class NseenLinker(Pipe):
@@ -347,7 +244,7 @@ class NseenLinker(Pipe):
         built: Dict[str, KnowledgeBaseLinker] = {}
         for kb in self.kb_names:
             if kb in linkers:
-                built[kb] = self._read_linker(kb, Path(linkers[kb]), warn=True, check=False)
+                built[kb] = read_linker(self, kb, Path(linkers[kb]), warn=True, check=False)
             elif kb in encoders and kb in reference_sets:
                 encoder = self.model.copy()
                 load_encoder_weights(encoder, encoders[kb])
@@ -423,65 +320,34 @@ class NseenLinker(Pipe):
             )
         docs = list(docs)
         allowed = frozenset(self.organisms) if self.organisms else None
-        requests: Dict[str, List[Tuple[int, int, str, Optional[OrganismContext], Optional[List[str]]]]] = {kb: [] for kb in self.kb_names}
+        assigner = self.organism_assigner if self.assign_organisms else None
+        requests: Dict[str, List[Tuple[int, int, Request]]] = {kb: [] for kb in self.kb_names}
         out = [DocLinks([], None) for _ in docs]
         for d, doc in enumerate(docs):
-            # `long form (SF)` defined in the doc: the mention SF is searched as its long form.
-            long_forms = abbreviation_map([doc.text]) if self.expand_abbreviations and doc.ents else {}
-            routed = [(e, ent, self.kbs[ent.label_]) for e, ent in enumerate(doc.ents)
-                      if ent.label_ in self.kbs and (self.overwrite or not ent.kb_id_)]
-            with_taxa = [(e, ent, kb) for e, ent, kb in routed if self.linkers[kb].reference_set.entity_taxa is not None]
-            assigned: Dict[int, Tuple[Optional[int], float, List[str]]] = {}
-            if with_taxa and self.assign_organisms and self.organism_assigner is not None:
-                result = self.organism_assigner.assign(doc, [ent for _, ent, _ in with_taxa], organisms=doc._.organisms,
-                                                       article_texts=doc._.article_texts)
-                out[d] = DocLinks([], list(result.organisms))
-                assigned = {e: (span.taxon, organism_confidence(span), span.evidence) for (e, _, _), span in zip(with_taxa, result.spans)}
-            for e, ent, kb in routed:
-                taxon, confidence, evidence = assigned.get(e, (None, 0.0, None))
-                has_taxa = self.linkers[kb].reference_set.entity_taxa is not None
-                context = OrganismContext(taxon, confidence, allowed) if has_taxa and (taxon is not None or allowed) else None
-                requests[kb].append((d, e, long_forms.get(ent.text, ent.text), context, evidence if has_taxa else None))
+            routed = route_entities(doc, self.kbs, self.overwrite)
+            mentions = [Mention(r.span.start_char, r.span.end_char, r.span.text, r.kb) for r in routed]
+            prepared = prepare_requests(doc.text, mentions, self._has_taxa, assigner,
+                                        expand_abbreviations=self.expand_abbreviations, organisms=doc._.organisms,
+                                        article_texts=doc._.article_texts, allowed=allowed)
+            out[d] = DocLinks([], prepared.organisms)
+            for r, request in zip(routed, prepared.requests):
+                requests[r.kb].append((d, r.index, request))
         for kb, items in requests.items():
-            if not items:
-                continue
-            linker = self.linkers[kb]
-            texts = [text for _, _, text, _, _ in items]
-            contexts = [context for _, _, _, context, _ in items]
-            results = linker.link(texts, top_k=self.top_k, mode=self.mode, organisms=contexts)
-            probabilities = linker.link_probabilities(texts, results, contexts)
-            for i, ((d, e, _, context, evidence), candidates) in enumerate(zip(items, results)):
-                probability = None if probabilities is None else float(probabilities[i])
-                out[d].links.append(EntityLink(e, kb, candidates, probability, context, evidence))
+            linked = link_requests(self.linkers[kb], [request for _, _, request in items], top_k=self.top_k,
+                                   mode=self.mode, threshold=self.threshold)
+            for (d, e, request), link in zip(items, linked):
+                out[d].links.append(EntityLink(e, kb, link.candidates, link.verdict.probability, request.context,
+                                               request.evidence, link.verdict))
         return out
 
-    def set_annotations(self, docs: Iterable[Doc], predictions: List["DocLinks"]) -> None:
+    def _has_taxa(self, kb: str) -> bool:
+        return self.linkers[kb].reference_set.entity_taxa is not None
+
+    def set_annotations(self, docs: Iterable[Doc], predictions: List[DocLinks]) -> None:
         """Write ids, scores, candidates, organisms and cross-references onto the entity spans and tokens."""
+        xrefs = {kb: linker.xrefs for kb, linker in self.linkers.items()}
         for doc, prediction in zip(docs, predictions):
-            if prediction.organisms is not None and doc._.organisms is None:
-                doc._.organisms = list(prediction.organisms)
-            if not prediction.links:
-                continue
-            ents = list(doc.ents)
-            for link in prediction.links:
-                ent = ents[link.index]
-                candidates = link.candidates or []
-                score = link.probability if link.probability is not None else (candidates[0].score if candidates else None)
-                best = candidates[0] if candidates and score is not None and score >= self.threshold else None
-                xrefs = self.linkers[link.kb].xrefs.get(best.kb_id) if best is not None else None
-                kb_id = best.kb_id if best is not None else None
-                primary = self.primary_xref.get(ent.label_)
-                if kb_id is not None and primary and xrefs and primary in xrefs:
-                    kb_id = f"{primary}:{xrefs[primary].split('|')[0]}"
-                new = Span(doc, ent.start, ent.end, label=ent.label, kb_id=kb_id or "", span_id=ent.id)
-                new._.kb_id = kb_id
-                new._.kb_score = None if score is None else float(score)
-                new._.kb_candidates = [(c.kb_id, c.name, float(c.score)) for c in candidates]
-                new._.kb_taxon = link.context.taxon if link.context is not None else None
-                new._.kb_taxon_evidence = list(link.evidence) if link.evidence else None
-                new._.kb_xrefs = dict(xrefs) if xrefs else None
-                ents[link.index] = new
-            doc.ents = ents
+            write_links(doc, prediction, xrefs, self.primary_xref)
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         """Micro P/R/F of (span, kb_id) on the gold entities (spaCy's `Scorer.score_links`)."""
@@ -509,98 +375,32 @@ class NseenLinker(Pipe):
     # Serialization ---------------------------------------------------------------------------------
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
-        """Save the config and one linker directory per reference set."""
-        path = Path(path)
-        serialize: Dict[str, Callable[[Path], None]] = {
-            "cfg": lambda p: srsly.write_json(
-                p, {"kbs": self.kbs, "kb_names": self.kb_names, "saved": [kb for kb in self.kb_names if kb in self.linkers]}
-            ),
-        }
-        for kb in self.kb_names:
-            if kb in self.linkers:
-                serialize[f"kb_{kb}"] = lambda p, kb=kb: save_linker(self.linkers[kb], p)
-        if self.cell_lines is not None:
-            serialize[CELL_LINES_FILE] = lambda p: self.cell_lines.to_disk(p)
-        util_to_disk(path, serialize, exclude)
+        """Save the config and one linker directory per reference set (`pipe.serialization`)."""
+        pipe_to_disk(self, path, exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = SimpleFrozenList()) -> "NseenLinker":
         """Load what `to_disk` saved; every file is checked before the pipe is used."""
-        path = Path(path)
-        cfg_path = path / "cfg"
-        if not cfg_path.exists():
-            raise ArtifactError(cfg_path, "nseen_linker config file not found", "Save the pipeline again with nlp.to_disk().")
-        try:
-            saved = srsly.read_json(cfg_path).get("saved", self.kb_names)
-        except (ValueError, AttributeError) as err:
-            raise ArtifactError(cfg_path, f"not a valid nseen_linker config ({err})", "Save the pipeline again with nlp.to_disk().") from None
-        deserialize: Dict[str, Callable[[Path], None]] = {"cfg": lambda p: None}
-        # A pipe saved before it was initialised has no linker directories, and loads uninitialised.
-        for kb in (kb for kb in self.kb_names if kb in saved):
-            deserialize[f"kb_{kb}"] = lambda p, kb=kb: self._load_kb(kb, p)
-        if (path / CELL_LINES_FILE).exists() and CELL_LINES_FILE not in exclude:
-            self.cell_lines = CellLineTable.from_disk(path / CELL_LINES_FILE)
-        self.organism_assigner = self._make_assigner()
-        util_from_disk(path, deserialize, exclude)
+        pipe_from_disk(self, path, exclude)
         return self
-
-    def _load_kb(self, kb: str, directory: Path) -> None:
-        if not directory.exists():
-            raise ArtifactError(directory, f"the linker directory of '{kb}' is missing", "Save the pipeline again with nlp.to_disk().")
-        self.linkers[kb] = self._read_linker(kb, directory, warn=False, check=True)
-
-    def _read_linker(self, kb: str, directory: Path, *, warn: bool, check: bool) -> KnowledgeBaseLinker:
-        """Load a linker directory with this component's settings for `kb` (the one source of truth)."""
-        settings = self.settings_for(kb)
-        if warn:
-            saved = LinkerSettings.from_dict(read_linker_meta(directory).get("settings", {}))
-            differ = {k: v for k, v in saved.differences(settings).items() if k != "cache_size"}
-            if differ:
-                listed = ", ".join(f"{k}={mine!r} (component: {theirs!r})" for k, (mine, theirs) in differ.items())
-                warnings.warn(f"nseen_linker: {directory / META_FILE} was saved with other settings for '{kb}': {listed}. "
-                              f"The component's settings are used; set them in kb_settings.{kb} to keep the saved ones.",
-                              stacklevel=3)
-        # At initialize the entity prior may still come from `entity_priors`: checked after it.
-        return load_linker(directory, encoder=self.model.copy(), settings=settings, search_k=self.search_k, require_prior=check)
 
     def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
         """Serialise every file of `to_disk` into one msgpack blob."""
-        with tempfile.TemporaryDirectory() as tmp:
-            self.to_disk(tmp, exclude=exclude)
-            root = Path(tmp)
-            files = {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-        return srsly.msgpack_dumps({"files": files})
+        return pipe_to_bytes(self, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()) -> "NseenLinker":
         """Restore from `to_bytes`; the files live in a temporary directory kept as long as the pipe."""
-        data = srsly.msgpack_loads(bytes_data)
-        if self._tempdir is not None:
-            self._tempdir.cleanup()
-        self._tempdir = tempfile.TemporaryDirectory(prefix="nseen_linker_")
-        root = Path(self._tempdir.name)
-        for rel, content in data["files"].items():
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        return self.from_disk(root, exclude=exclude)
+        pipe_from_bytes(self, bytes_data, exclude)
+        return self
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # spaCy's cython `Pipe.__reduce__` would pickle `__dict__` directly (Annoy indexes cannot be pickled).
         return (copyreg.__newobj__, (type(self),), self.__getstate__())
 
     def __getstate__(self) -> Dict[str, Any]:
-        state = {k: v for k, v in self.__dict__.items() if k not in ("linkers", "_tempdir", "cell_lines", "organism_assigner")}
-        state["_linker_bytes"] = self.to_bytes() if self.linkers else None
-        return state
+        return pipe_state(self)
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        data = state.pop("_linker_bytes")
-        self.__dict__.update(state)
-        self.linkers = {}
-        self._tempdir = None
-        self.cell_lines = None
-        self.organism_assigner = self._make_assigner()
-        if data is not None:
-            self.from_bytes(data)
+        restore_state(self, state)
 
     # Pipe methods that do not apply to a component without trainable spaCy weights -----------------
 

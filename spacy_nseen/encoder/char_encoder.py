@@ -1,8 +1,9 @@
-"""The NSEEN name encoder as a plain torch module (this file imports torch only).
+"""The NSEEN name encoder as a plain torch module (this file imports torch and the standard library only).
 
 Characters → embedding → `depth` bidirectional LSTM layers → pooling over time → one dense layer →
 L2-normalised vector (Fakhraei et al., NSEEN, §3.1, Fig. 1b).
 """
+from dataclasses import asdict, dataclass
 from typing import Dict
 
 import torch
@@ -12,8 +13,9 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 POOLINGS = ("max", "mean", "last")
 
 
-class CharBiLSTMEncoder(nn.Module):
-    """Encodes padded character-id sequences into unit vectors.
+@dataclass(frozen=True)
+class EncoderConfig:
+    """The shape of the encoder (what its weights depend on); the thinc layer is built from one too.
 
     n_chars (int): size of the character table (id 0 is padding).
     char_width (int): character embedding width.
@@ -24,42 +26,42 @@ class CharBiLSTMEncoder(nn.Module):
     pooling (str): how the LSTM outputs become one vector: "max", "mean" or "last" (final states).
     """
 
-    def __init__(
-        self,
-        n_chars: int,
-        char_width: int = 64,
-        hidden_width: int = 128,
-        depth: int = 4,
-        output_width: int = 128,
-        dropout: float = 0.0,
-        pooling: str = "max",
-    ) -> None:
-        super().__init__()
-        if pooling not in POOLINGS:
-            raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
-        if min(n_chars, char_width, hidden_width, depth, output_width) < 1:
+    n_chars: int
+    char_width: int = 64
+    hidden_width: int = 128
+    depth: int = 4
+    output_width: int = 128
+    dropout: float = 0.0
+    pooling: str = "max"
+
+    def __post_init__(self) -> None:
+        if self.pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {POOLINGS}, got {self.pooling!r}")
+        if min(self.n_chars, self.char_width, self.hidden_width, self.depth, self.output_width) < 1:
             raise ValueError("all encoder sizes must be positive")
-        self.config: Dict[str, object] = {
-            "n_chars": n_chars,
-            "char_width": char_width,
-            "hidden_width": hidden_width,
-            "depth": depth,
-            "output_width": output_width,
-            "dropout": dropout,
-            "pooling": pooling,
-        }
-        self.pooling = pooling
-        self.embed = nn.Embedding(n_chars, char_width, padding_idx=0)
+
+
+class CharBiLSTMEncoder(nn.Module):
+    """Encodes padded character-id sequences into unit vectors.
+
+    config (EncoderConfig): the sizes, dropout and pooling.
+    """
+
+    def __init__(self, config: EncoderConfig) -> None:
+        super().__init__()
+        self.config: Dict[str, object] = asdict(config)
+        self.pooling = config.pooling
+        self.embed = nn.Embedding(config.n_chars, config.char_width, padding_idx=0)
         self.lstm = nn.LSTM(
-            char_width,
-            hidden_width,
-            num_layers=depth,
+            config.char_width,
+            config.hidden_width,
+            num_layers=config.depth,
             bidirectional=True,
             batch_first=True,
-            dropout=dropout if depth > 1 else 0.0,
+            dropout=config.dropout if config.depth > 1 else 0.0,
         )
-        self.dropout = nn.Dropout(dropout)
-        self.dense = nn.Linear(2 * hidden_width, output_width)
+        self.dropout = nn.Dropout(config.dropout)
+        self.dense = nn.Linear(2 * config.hidden_width, config.output_width)
 
     def forward(self, char_ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """Encode a batch.

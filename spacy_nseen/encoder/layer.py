@@ -5,6 +5,7 @@ set at initialisation (`set_char_vocab`); prediction sorts names by length, enco
 `torch.inference_mode` and returns rows in input order.
 """
 import functools
+from dataclasses import asdict
 import logging
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -15,7 +16,7 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats2d
 
-from .char_encoder import CharBiLSTMEncoder
+from .char_encoder import CharBiLSTMEncoder, EncoderConfig
 from .vocab import CharVocab
 from ..errors import NotInitializedError
 
@@ -27,54 +28,48 @@ logger = logging.getLogger("spacy_nseen")
 @registry.architectures(ARCHITECTURE)
 def build_char_bilstm_encoder(
     vocab_size: int = 512,
-    char_width: int = 64,
-    hidden_width: int = 128,
-    depth: int = 4,
-    output_width: int = 128,
-    dropout: float = 0.0,
-    pooling: str = "max",
+    char_width: int = EncoderConfig.char_width,
+    hidden_width: int = EncoderConfig.hidden_width,
+    depth: int = EncoderConfig.depth,
+    output_width: int = EncoderConfig.output_width,
+    dropout: float = EncoderConfig.dropout,
+    pooling: str = EncoderConfig.pooling,
     max_length: int = 64,
     batch_size: int = 128,
     precision: str = "fp32",
 ) -> Model[List[str], Floats2d]:
     """Build the NSEEN character encoder (defaults: the paper's 4 BiLSTM layers + a dense layer).
 
-    vocab_size (int): rows of the character table (padding and unknown included).
-    char_width (int): character embedding width.
-    hidden_width (int): LSTM width per direction.
-    depth (int): stacked BiLSTM layers.
-    output_width (int): embedding width.
-    dropout (float): dropout during training.
-    pooling (str): "max", "mean" or "last".
+    vocab_size (int): rows of the character table (padding and unknown included): `EncoderConfig.n_chars`.
+    char_width, hidden_width, depth, output_width, dropout, pooling: the module's `EncoderConfig`.
     max_length (int): names are cut to this many characters (documented truncation rule).
     batch_size (int): names per forward pass at prediction time (128: measured fastest on this CPU, 20% faster than 512).
     precision (str): "fp32", "bf16" (autocast) or "int8" (dynamic quantisation of LSTM and dense).
     RETURNS (Model[List[str], Floats2d]): the layer.
     """
+    config = EncoderConfig(vocab_size, char_width, hidden_width, depth, output_width, dropout, pooling)
+    return encoder_layer(config, max_length=max_length, batch_size=batch_size, precision=precision)
+
+
+def encoder_layer(config: EncoderConfig, *, max_length: int = 64, batch_size: int = 128,
+                  precision: str = "fp32") -> Model[List[str], Floats2d]:
+    """RETURNS (Model[List[str], Floats2d]): the layer around a `CharBiLSTMEncoder` of this config (see
+    `build_char_bilstm_encoder` for the other arguments)."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
     if max_length < 1 or batch_size < 1:
         raise ValueError("max_length and batch_size must be positive")
-    config = {
-        "vocab_size": vocab_size,
-        "char_width": char_width,
-        "hidden_width": hidden_width,
-        "depth": depth,
-        "output_width": output_width,
-        "dropout": dropout,
-        "pooling": pooling,
-        "max_length": max_length,
-    }
-    module = CharBiLSTMEncoder(vocab_size, char_width, hidden_width, depth, output_width, dropout, pooling)
+    shape = {"vocab_size": config.n_chars, **{k: v for k, v in asdict(config).items() if k != "n_chars"}}
+    module = CharBiLSTMEncoder(config)
     wrapped = PyTorchWrapper_v2(module, convert_inputs=_convert_inputs, convert_outputs=_convert_outputs)
     return Model(
         "nseen_char_encoder",
         _forward,
         layers=[wrapped],
-        dims={"nO": output_width},
+        dims={"nO": config.output_width},
         attrs={
             "char_vocab": None,
-            "encoder_config": config,
+            "encoder_config": {**shape, "max_length": max_length},
             "max_length": max_length,
             "batch_size": batch_size,
             "precision": precision,

@@ -13,6 +13,9 @@ For a batch of distinct mentions (`signals.Queries`):
 signals' rare terms only (and the other grammatical number's exact matches), the weights rescaled to sum to 1;
 "char" keeps the character TF-IDF signal alone, scored by its rare-term search. `mode="dense"` is the dense
 signal alone (the paper's retrieval).
+5. the decision (`signals.nil`, switched by `nil_decision`) reads the ranked entities of each mention: the
+   probability that its best entity is right, the link's score and whether it is kept at a threshold
+   (`Fusion.verdicts`; without a decision stage the score is the best candidate's).
 """
 from typing import List, NamedTuple, Optional, Sequence
 
@@ -23,7 +26,7 @@ from ..text.query_forms import query_forms
 from ..text.lines import strings_at
 from .candidate import Candidate
 from .settings import LinkerSettings
-from .signals import SCORING_SIGNALS, Queries
+from .signals import DECISIONS, SCORING_SIGNALS, Queries, Verdict, verdict
 from .signals.char_tfidf import CharTfidfSignal
 from .signals.dense import DenseSignal
 from .signals.exact import ExactTier
@@ -44,6 +47,7 @@ class Fusion:
     dense (DenseSignal): the dense signal; its weight is 1 minus the scoring signals' weights.
     exact (Optional[ExactTier]): the exact tier (None in dense mode or with `exact_match` off).
     organism (OrganismSignal): the organism signal.
+    decision (Optional[Decision]): the decision stage in use (the first registered one available), or None.
     """
 
     def __init__(self, linker: "KnowledgeBaseLinker", settings: LinkerSettings, mode: str) -> None:
@@ -66,6 +70,8 @@ class Fusion:
             if hybrid and settings.exact_match else None
         self.organism = OrganismSignal(reference.entity_taxa, reference.name_entity, settings.organism_weight,
                                        settings.organism_min_confidence)
+        stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
+        self.decision = next((stage for stage in stages if stage is not None), None)
 
     def signal(self, cls: type) -> Optional[object]:
         """RETURNS: the signal of this class in use, or None."""
@@ -106,6 +112,23 @@ class Fusion:
             if fill:
                 self.fill(queries, fill, out, top_k)
         return out
+
+    def probabilities(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
+                      contexts: Optional[Sequence[Optional[OrganismContext]]] = None) -> Optional[numpy.ndarray]:
+        """RETURNS (Optional[numpy.ndarray]): per mention, the decision stage's probability that its best candidate
+        is right (None without a decision stage; 0 for a mention without candidates)."""
+        if self.decision is None:
+            return None
+        contexts = list(contexts) if contexts is not None else [None] * len(mentions)
+        return self.decision.probabilities(Queries(mentions, mentions, contexts), results)
+
+    def verdicts(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
+                 contexts: Optional[Sequence[Optional[OrganismContext]]], threshold: float) -> List[Verdict]:
+        """The decision on ranked results: per mention, the probability, the link's score and whether the best
+        entity is kept at `threshold` (see `signals.base.verdict`)."""
+        probabilities = self.probabilities(mentions, results, contexts)
+        return [verdict(candidates, None if probabilities is None else float(probabilities[i]), threshold)
+                for i, candidates in enumerate(results)]
 
     def fused_scores(self, queries: Queries, pools: List[List[int]]) -> List[numpy.ndarray]:
         """RETURNS: per mention, the fused score of each pool name: dense first, then each scoring signal."""

@@ -4,7 +4,8 @@ This module knows nothing of spaCy. `KnowledgeBaseLinker.link` caches per mentio
 distinct mentions to the fusion (`linker.fusion`): the exact tier, the dense signal (NSEEN §3.3, Algorithm 3:
 the nearest reference names in the embedding space, Annoy), the scoring signals (word TF-IDF, character n-gram
 TF-IDF, fuzzy; `linker.signals`) and the organism signal give candidates and scores, combined into one ranking
-of distinct entities; `link_probabilities` is the NIL decision on the result (`nil_decision`).
+of distinct entities; `verdicts` and `link_probabilities` are the fusion's decision stage on the result (the NIL
+decision, `signals.nil`).
 `mode="dense"` is the dense signal alone: pure embedding nearest neighbours, as in the paper.
 """
 import copy
@@ -25,7 +26,9 @@ from .build import build_parts
 from .storage import ENTITY_PRIOR_FILE, check_prior, read_linker_parts, save_linker
 from ..retrieval.name_index import AnnoyNameIndex
 from ..retrieval.char_tfidf import CharNgramTfidf
-from .nil_decision import NilModel, mention_features
+from .nil_decision import NilModel
+from .signals import Verdict
+from .signals.nil import TaxonLookup
 from ..organisms.ranking import OrganismContext
 from ..retrieval.word_tfidf import NameTokenIndex
 from ..reference.reference_set import ReferenceSet
@@ -34,17 +37,6 @@ MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
 # (See `exact_ranking` for the other tables and the `exact_kind_priority` / `exact_tie_break` settings.)
 KIND_PRIORITY = {k: v for k, v in KIND_PRIORITIES["default"].items() if k != "*"}
-
-
-class TaxonLookup:
-    """kb_id → NCBI taxon id of a multi-organism reference set (a dict-like view for `mention_features`)."""
-
-    def __init__(self, reference_set: ReferenceSet) -> None:
-        self.reference_set = reference_set
-
-    def get(self, kb_id: str, default: Optional[int] = None) -> Optional[int]:
-        taxon = self.reference_set.taxon_of(kb_id)
-        return default if taxon is None else taxon
 
 
 class KnowledgeBaseLinker:
@@ -184,18 +176,14 @@ class KnowledgeBaseLinker:
         self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]], organisms: Optional[Sequence[Optional[OrganismContext]]] = None
     ) -> Optional[numpy.ndarray]:
         """RETURNS (Optional[numpy.ndarray]): per mention, the NIL model's probability that its best candidate
-        is right (None when the linker has no NIL model; 0 for a mention without candidates)."""
-        if self.nil_model is None:
-            return None
-        if not len(mentions):
-            return numpy.zeros(0)
-        taxa = self.reference_set.taxa
-        taxon_of = self._taxon_lookup() if taxa else None
-        contexts = organisms if organisms is not None else [None] * len(mentions)
-        features = numpy.vstack([mention_features(m, c, ctx, taxon_of, taxa) for m, c, ctx in zip(mentions, results, contexts)])
-        probabilities = self.nil_model.probabilities(features)
-        probabilities[[not c for c in results]] = 0.0
-        return probabilities
+        is right (None when the linker has no NIL model or `nil_decision` is off; 0 for a mention without
+        candidates). The fusion's decision stage (`Fusion.probabilities`)."""
+        return self.fusion().probabilities(mentions, results, organisms)
+
+    def verdicts(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
+                 organisms: Optional[Sequence[Optional[OrganismContext]]], threshold: float) -> List[Verdict]:
+        """RETURNS (List[Verdict]): per mention, the decision on its ranked candidates (`Fusion.verdicts`)."""
+        return self.fusion().verdicts(mentions, results, organisms, threshold)
 
     def _taxon_lookup(self) -> "TaxonLookup":
         lookup = getattr(self, "_taxa_by_id", None)

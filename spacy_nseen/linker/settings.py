@@ -58,6 +58,9 @@ class LinkerSettings:
         organism a mention was assigned to (multi-organism reference sets; see `organism_ranking`).
     organism_min_confidence (float): among exact matches of one tier, the assigned organism's entities rank
         first when the assignment's confidence reaches this value.
+    nil_decision (bool): the linker's NIL model (when it has one, `nil_model.json`) decides: its probability that
+        the best entity is right is the link's score, compared with the component's `threshold`; False: the best
+        candidate's score is (the decision stage `signals.nil`).
     """
 
     n_candidates: int = 50
@@ -75,6 +78,7 @@ class LinkerSettings:
     exact_fill: ExactFill = "none"
     organism_weight: float = 0.1
     organism_min_confidence: float = 0.3
+    nil_decision: bool = True
 
     def __post_init__(self) -> None:
         def check(ok: bool, name: str, rule: str) -> None:

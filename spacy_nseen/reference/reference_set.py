@@ -3,7 +3,7 @@ import gzip
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 import numpy
 
@@ -20,6 +20,25 @@ def open_text(path: Union[str, Path], mode: str = "rt"):
     if path.suffix == ".gz":
         return gzip.open(path, mode, encoding="utf8", newline="")
     return open(path, mode, encoding="utf8", newline="")
+
+
+def tsv_rows(file_: TextIO, path: Path, header: Sequence[str], fix: str, min_columns: int = 2) -> Iterator[Tuple[int, List[str]]]:
+    """The rows of an open TSV file with a header: first `(1, the header's columns)`, then `(line number,
+    columns)` of every non-blank line. The header must start with `header[:min_columns]` and every row have
+    `min_columns` columns; else an ArtifactError names the file, the line and `fix`.
+    """
+    columns = file_.readline().rstrip("\r\n").split("\t")
+    if columns[:min_columns] != list(header[:min_columns]):
+        raise ArtifactError(path, f"first line is {columns[:len(header)]!r}, expected the header {list(header)!r}", fix)
+    yield 1, columns
+    for line_no, line in enumerate(file_, start=2):
+        line = line.rstrip("\r\n")
+        if not line:
+            continue
+        cols = line.split("\t")
+        if len(cols) < min_columns:
+            raise ArtifactError(path, f"line {line_no} has {len(cols)} column(s), expected at least {min_columns}", fix)
+        yield line_no, cols
 
 
 @dataclass
@@ -99,19 +118,12 @@ class ReferenceSet:
         taxa: Optional[Dict[str, int]] = None
         try:
             with open_text(path) as file_:
-                header = file_.readline().rstrip("\r\n").split("\t")
-                if header[:2] != list(HEADER[:2]):
-                    raise ArtifactError(path, f"first line is {header[:3]!r}, expected the header {list(HEADER)!r}", fix)
+                found = tsv_rows(file_, path, HEADER, fix)
+                _, header = next(found)
                 taxon_col = header.index(TAXON_COLUMN) if TAXON_COLUMN in header else None
                 if taxon_col is not None:
                     taxa = {}
-                for line_no, line in enumerate(file_, start=2):
-                    line = line.rstrip("\r\n")
-                    if not line:
-                        continue
-                    cols = line.split("\t")
-                    if len(cols) < 2:
-                        raise ArtifactError(path, f"line {line_no} has {len(cols)} column(s), expected at least 2", fix)
+                for line_no, cols in found:
                     rows.append((cols[0], cols[1], cols[2] if len(cols) > 2 else ""))
                     if taxa is not None and len(cols) > taxon_col and cols[taxon_col].strip():
                         try:

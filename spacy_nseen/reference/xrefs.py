@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Dict, Iterable, Tuple, Union
 
 from ..errors import ArtifactError
-from .reference_set import open_text
+from .reference_set import open_text, tsv_rows
 
 XREFS_FILE = "xrefs.tsv.gz"
 HEADER = ("kb_id", "xref")
@@ -38,16 +38,9 @@ def read_xrefs(path: Union[str, Path]) -> Xrefs:
     rows = []
     try:
         with open_text(path) as file_:
-            header = file_.readline().rstrip("\r\n").split("\t")
-            if header[:2] != list(HEADER):
-                raise ArtifactError(path, f"first line is {header[:2]!r}, expected {list(HEADER)!r}", FIX)
-            for line_no, line in enumerate(file_, start=2):
-                line = line.rstrip("\r\n")
-                if not line:
-                    continue
-                cols = line.split("\t")
-                if len(cols) < 2:
-                    raise ArtifactError(path, f"line {line_no} has {len(cols)} column(s), expected 2", FIX)
+            found = tsv_rows(file_, path, HEADER, FIX)
+            next(found)
+            for _, cols in found:
                 rows.append((cols[0].strip(), cols[1].strip()))
         return xrefs_from_rows(rows)
     except (OSError, EOFError, UnicodeDecodeError) as err:

@@ -13,7 +13,6 @@ rows and postings a query touches are rebuilt bit-identically. With n-grams of a
 vocabulary is a sorted array of packed keys (`term_vocab.NgramVocab`), not a dict.
 """
 import re
-from array import array
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -22,7 +21,7 @@ import scipy.sparse as sp
 
 from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
-from .sparse import l2_tfidf, pair_cosines, postings_products
+from .sparse import count_matrix, fit_terms, row_counts, l2_tfidf, pair_cosines, postings_products
 from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
 from .sparse import TfMatrix
 
@@ -96,17 +95,8 @@ class CharNgramTfidf:
         names (Iterable[str]): The reference names; row i of `matrix` is name i.
         RETURNS (CharNgramTfidf): self.
         """
-        vocab: Dict[str, int] = {}
-        indices = array("i")
-        indptr = array("q", [0])
-        for name in names:
-            indices.extend(vocab.setdefault(g, len(vocab)) for g in self.ngrams(name))
-            indptr.append(len(indices))
-        n = len(indptr) - 1
-        counts = self._counts(indices, indptr, (n, len(vocab)))
-        df = np.bincount(counts.indices, minlength=len(vocab))
+        vocab, counts, self.idf = fit_terms(self.ngrams(name) for name in names)
         self.vocab = NgramVocab.from_dict(vocab) if self.ngram_range[1] <= MAX_PACKED_NGRAM else vocab
-        self.idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
         self.counts = TfMatrix.fit(counts, self.idf, self.sublinear_tf)
         self._matrix_t = None
         self._rare_t = {}
@@ -125,13 +115,9 @@ class CharNgramTfidf:
             known = ids >= 0
             indptr = np.zeros(len(strings) + 1, dtype=np.int64)
             np.cumsum(np.bincount(rows[known], minlength=len(strings)), out=indptr[1:])
-            return self._weight(self._counts(ids[known].astype(np.int32), indptr, (len(strings), len(vocab))))
-        indices = array("i")
-        indptr_list = array("q", [0])
-        for s in strings:
-            indices.extend(j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None)
-            indptr_list.append(len(indices))
-        return self._weight(self._counts(indices, indptr_list, (len(strings), len(vocab))))
+            return self._weight(count_matrix(ids[known].astype(np.int32), indptr, (len(strings), len(vocab))))
+        rows = ((j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None) for s in strings)
+        return self._weight(row_counts(rows, len(vocab)))
 
     def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64,
               max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:
@@ -300,15 +286,6 @@ class CharNgramTfidf:
     def _require_fitted(self) -> None:
         if not len(self.vocab):
             raise ValueError("CharNgramTfidf is not fitted: call fit(names) or from_disk(path)")
-
-    @staticmethod
-    def _counts(indices: Union[array, np.ndarray], indptr: Union[array, np.ndarray], shape: Tuple[int, int]
-                ) -> sp.csr_matrix:
-        idx = np.frombuffer(indices, dtype=np.int32) if len(indices) else np.zeros(0, np.int32)
-        ptr = np.frombuffer(indptr, dtype=np.int64)
-        m = sp.csr_matrix((np.ones(len(idx), dtype=np.float32), idx, ptr), shape=shape)
-        m.sum_duplicates()
-        return m
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return l2_tfidf(counts, self.idf, self.sublinear_tf)

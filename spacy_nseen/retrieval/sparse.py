@@ -1,6 +1,8 @@
 """The sparse core shared by the character and word TF-IDF indexes (`char_tfidf`, `word_tfidf`): TF-IDF weighting,
 candidate cosines, postings searches, checked loading, and `TfMatrix`.
 
+`fit_terms`: the vocabulary, term counts and smooth idf of the names' terms (character n-grams or words).
+
 `TfMatrix`: A TF-IDF matrix stored as its term counts: the float32 weights are rebuilt for the rows a query touches.
 
 `l2_tfidf` gives weight(name, term) = f32(inv_norm[name] · f32(tf'(name, term) · idf[term])),
@@ -12,13 +14,58 @@ to the matrix it returns. When a count does not fit (or there are 2^31 non-zeros
 The same class holds the transposed matrix (terms × names: the postings of an inverted index).
 """
 import itertools
+from array import array
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy
 import scipy.sparse as sp
 
 from ..errors import ArtifactError
+
+
+def count_matrix(indices: Union[array, numpy.ndarray], indptr: Union[array, numpy.ndarray], shape: Tuple[int, int]
+                 ) -> sp.csr_matrix:
+    """RETURNS (sp.csr_matrix): float32 term counts from the flat term ids of the rows (int32) and the rows'
+    starts (int64): a term repeated in a row counts once per occurrence."""
+    idx = numpy.asarray(indices, dtype=numpy.int32) if len(indices) else numpy.zeros(0, numpy.int32)
+    counts = sp.csr_matrix((numpy.ones(len(idx), dtype=numpy.float32), idx, numpy.asarray(indptr, dtype=numpy.int64)),
+                           shape=shape)
+    counts.sum_duplicates()
+    return counts
+
+
+def row_counts(rows: Iterable[Iterable[int]], n_terms: int) -> sp.csr_matrix:
+    """RETURNS (sp.csr_matrix): the `count_matrix` of rows of term ids."""
+    indices = array("i")
+    indptr = array("q", [0])
+    for row in rows:
+        indices.extend(row)
+        indptr.append(len(indices))
+    return count_matrix(indices, indptr, (len(indptr) - 1, n_terms))
+
+
+def smooth_idf(counts: sp.csr_matrix) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): float32 idf = ln((1 + n) / (1 + df)) + 1 of a count matrix's columns (scikit-learn's)."""
+    df = numpy.bincount(counts.indices, minlength=counts.shape[1])
+    return (numpy.log((1.0 + counts.shape[0]) / (1.0 + df)) + 1.0).astype(numpy.float32)
+
+
+def fit_terms(rows: Iterable[Iterable[str]]) -> Tuple[Dict[str, int], sp.csr_matrix, numpy.ndarray]:
+    """Fit a vocabulary to the terms of each name.
+
+    rows (Iterable[Iterable[str]]): per name, its terms (repeats count).
+    RETURNS (Tuple[Dict[str, int], sp.csr_matrix, numpy.ndarray]): term → id (first-seen order), the float32
+        count matrix (names × terms) and the smooth idf (`smooth_idf`).
+    """
+    vocab: Dict[str, int] = {}
+    indices = array("i")
+    indptr = array("q", [0])
+    for terms in rows:
+        indices.extend(vocab.setdefault(t, len(vocab)) for t in terms)
+        indptr.append(len(indices))
+    counts = count_matrix(indices, indptr, (len(indptr) - 1, len(vocab)))
+    return vocab, counts, smooth_idf(counts)
 
 
 def weighted_tf(counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = False) -> sp.csr_matrix:

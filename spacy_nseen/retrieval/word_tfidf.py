@@ -14,7 +14,7 @@ UTF-8 bytes (`term_vocab.HashedTermVocab`).
 import re
 import unicodedata
 from pathlib import Path
-from typing import Dict, Iterable, List, Mapping, Sequence, Tuple, Union
+from typing import Iterable, List, Mapping, Sequence, Tuple, Union
 
 import numpy
 import scipy.sparse as sp
@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
 from ..text.greek import spell_out_greek
-from .sparse import l2_tfidf, pair_cosines, top_k_postings
+from .sparse import fit_terms, l2_tfidf, pair_cosines, row_counts, top_k_postings
 from .term_vocab import HashedTermVocab
 from .sparse import TfMatrix
 
@@ -68,12 +68,8 @@ class NameTokenIndex:
 
     def fit(self, names: Iterable[str]) -> "NameTokenIndex":
         """Build the vocabulary, idf weights (ln((1 + n) / (1 + df)) + 1) and the L2-normalised name matrix."""
-        vocab: Dict[str, int] = {}
-        rows: List[List[int]] = [[vocab.setdefault(t, len(vocab)) for t in name_terms(name)] for name in names]
-        counts = self._counts(rows, len(vocab))
-        df = numpy.bincount(counts.indices, minlength=len(vocab))
+        vocab, counts, self.idf = fit_terms(name_terms(name) for name in names)
         self.vocab = HashedTermVocab.from_terms(list(vocab))
-        self.idf = (numpy.log((1.0 + len(rows)) / (1.0 + df)) + 1.0).astype(numpy.float32)
         self.counts = TfMatrix.fit(counts, self.idf)
         self._postings = None
         return self
@@ -84,7 +80,7 @@ class NameTokenIndex:
         distinct = list(dict.fromkeys(t for row in terms for t in row))
         ids = dict(zip(distinct, self._lookup(distinct).tolist()))
         rows = [[ids[t] for t in row if ids[t] >= 0] for row in terms]
-        return self._weight(self._counts(rows, len(self.vocab)))
+        return self._weight(row_counts(rows, len(self.vocab)))
 
     def _lookup(self, terms: List[str]) -> numpy.ndarray:
         if isinstance(self.vocab, HashedTermVocab):
@@ -165,15 +161,6 @@ class NameTokenIndex:
                                               by_name=False, sublinear_tf=False, path=path, what="postings arrays",
                                               fix=REBUILD)
         return self
-
-    @staticmethod
-    def _counts(rows: List[List[int]], n_terms: int) -> sp.csr_matrix:
-        indptr = numpy.zeros(len(rows) + 1, dtype=numpy.int64)
-        numpy.cumsum([len(r) for r in rows], out=indptr[1:])
-        indices = numpy.fromiter((t for r in rows for t in r), dtype=numpy.int32, count=int(indptr[-1]))
-        counts = sp.csr_matrix((numpy.ones(len(indices), dtype=numpy.float32), indices, indptr), shape=(len(rows), n_terms))
-        counts.sum_duplicates()
-        return counts
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return l2_tfidf(counts, self.idf)

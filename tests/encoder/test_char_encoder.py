@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from spacy_nseen.encoder.char_encoder import POOLINGS, CharBiLSTMEncoder
+from spacy_nseen.encoder.char_encoder import POOLINGS, CharBiLSTMEncoder, EncoderConfig
 from spacy_nseen.encoder.vocab import CharVocab
 
 VOCAB = CharVocab.from_texts(["FOXP2"], capacity=160)
@@ -16,7 +16,7 @@ def encode(module: CharBiLSTMEncoder, names):
 
 def make(pooling: str, depth: int = 2) -> CharBiLSTMEncoder:
     torch.manual_seed(0)
-    module = CharBiLSTMEncoder(160, char_width=8, hidden_width=12, depth=depth, output_width=10, pooling=pooling)
+    module = CharBiLSTMEncoder(EncoderConfig(160, char_width=8, hidden_width=12, depth=depth, output_width=10, pooling=pooling))
     return module.eval()
 
 
@@ -66,14 +66,14 @@ def test_gradients_reach_every_parameter():
 
 
 def test_config_and_validation():
-    module = CharBiLSTMEncoder(50, 4, 6, 1, 8, 0.1, "mean")
+    module = CharBiLSTMEncoder(EncoderConfig(50, 4, 6, 1, 8, 0.1, "mean"))
     assert module.config == {
         "n_chars": 50, "char_width": 4, "hidden_width": 6, "depth": 1, "output_width": 8, "dropout": 0.1, "pooling": "mean",
     }
     with pytest.raises(ValueError, match="pooling"):
-        CharBiLSTMEncoder(50, pooling="sum")
+        EncoderConfig(50, pooling="sum")
     with pytest.raises(ValueError, match="positive"):
-        CharBiLSTMEncoder(50, depth=0)
+        EncoderConfig(50, depth=0)
 
 
 def test_imports_torch_only():
@@ -89,4 +89,4 @@ def test_imports_torch_only():
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
-    assert imported <= {"torch", "typing"}, imported
+    assert imported <= {"torch", "typing", "dataclasses"}, imported  # torch and the standard library only

@@ -4,7 +4,7 @@ import pytest
 
 from spacy_nseen.linker.kb_linker import LinkerSettings
 from spacy_nseen.linker.fusion import Fusion
-from spacy_nseen.linker.signals import SCORING_SIGNALS, Queries, Signal
+from spacy_nseen.linker.signals import SCORING_SIGNALS, Decision, Queries, Signal
 from spacy_nseen.linker.signals.char_tfidf import CharTfidfSignal
 from spacy_nseen.linker.signals.fuzzy import FuzzySignal
 from spacy_nseen.linker.signals.word_tfidf import WordTfidfSignal
@@ -91,3 +91,35 @@ def test_a_new_scoring_signal_joins_the_fusion_by_its_module_and_weight(toy_link
     for row in range(len(MENTIONS)):
         numpy.testing.assert_allclose(fused[row], 0.3 * dense[row] + 0.45 * word[row] + 0.05 * char[row] + 0.2 * 0.5, rtol=1e-6, atol=1e-6)
     assert len(toy_linker.with_settings(settings).link(MENTIONS, top_k=3)) == len(MENTIONS)  # the linker links with it
+
+
+def test_a_new_decision_stage_joins_the_fusion_by_its_module_and_setting(toy_linker, monkeypatch):
+    """The NIL stage's protocol: a class with `name`, `setting` (here nil_decision's, standing for a new field),
+    `from_linker` and `probabilities`, registered in its own module; the fusion's verdicts, the linker's
+    `link_probabilities` and the component read it without an edit."""
+
+    class ConstantDecision:
+        name, setting = "constant", "nil_decision"
+
+        @classmethod
+        def from_linker(cls, linker, settings, mode):
+            return cls() if settings.nil_decision else None
+
+        def probabilities(self, queries, results):
+            return numpy.asarray([0.25 if c else 0.0 for c in results])
+
+    monkeypatch.setattr("spacy_nseen.linker.fusion.DECISIONS", [ConstantDecision])
+    settings = LinkerSettings(cache_size=0)
+    fusion = Fusion(toy_linker, settings, "hybrid")
+    assert isinstance(fusion.decision, ConstantDecision) and isinstance(fusion.decision, Decision)
+    linker = toy_linker.with_settings(settings)
+    results = linker.link(MENTIONS, top_k=3)
+    assert linker.link_probabilities(MENTIONS, results).tolist() == [0.25] * len(MENTIONS)
+    assert [v.keep for v in linker.verdicts(MENTIONS, results, None, 0.2)] == [True] * len(MENTIONS)
+    assert [v.keep for v in linker.verdicts(MENTIONS, results, None, 0.3)] == [False] * len(MENTIONS)
+    assert {v.score for v in linker.verdicts(MENTIONS, results, None, 0.3)} == {0.25}
+    # its setting off: no decision stage, the best candidate's score decides
+    off = toy_linker.with_settings(LinkerSettings(cache_size=0, nil_decision=False))
+    assert off.fusion().decision is None and off.link_probabilities(MENTIONS, results) is None
+    assert [v.score for v in off.verdicts(MENTIONS, results, None, 0.0)] == [c[0].score for c in results]
+

@@ -203,9 +203,8 @@ def organism_evidence(captions: Path, mentions: Path, cell_lines: Optional[Path]
 
     RETURNS (Tuple[Callable, Callable]): query → OrganismContext (or None), query → organism label.
     """
-    from spacy_nseen.component import organism_confidence
-    from spacy_nseen.organisms.ranking import OrganismContext
     from spacy_nseen.organisms.assign import OrganismAssigner
+    from spacy_nseen.pipe.predict import Mention, prepare_requests
     from spacy_nseen.organisms.cell_lines import CellLineTable
 
     assigner = OrganismAssigner(cell_lines=CellLineTable.from_disk(cell_lines) if cell_lines else None)
@@ -219,10 +218,11 @@ def organism_evidence(captions: Path, mentions: Path, cell_lines: Optional[Path]
         if not routed:
             continue
         article = [t for t in by_article[caption.pmc_id] if t != caption.text]
-        result = assigner.assign_text(caption.text, [(m.start, m.end) for m in routed], article_texts=article)
-        for m, span in zip(routed, result.spans):
-            key = (m.pmc_id, m.caption_id, m.start, m.end)
-            contexts[key] = OrganismContext(span.taxon, organism_confidence(span)) if span.taxon is not None else None
+        # The component's predict path (its organism part: the abbreviations are the article's, see --abbreviations).
+        prepared = prepare_requests(caption.text, [Mention(m.start, m.end, m.text, "uniprot") for m in routed],
+                                    lambda kb: True, assigner, expand_abbreviations=False, article_texts=article)
+        for m, request in zip(routed, prepared.requests):
+            contexts[(m.pmc_id, m.caption_id, m.start, m.end)] = request.context
 
     def organism_of(q: Query) -> Any:
         m = q.mention

@@ -30,6 +30,7 @@ from wasabi import msg
 from spacy_nseen.linker.kb_linker import Candidate, KnowledgeBaseLinker
 from spacy_nseen.linker.nil_decision import FEATURES, NIL_MODEL_FILE, NilModel, fit_logistic, mention_features
 from spacy_nseen.organisms.ranking import OrganismContext
+from spacy_nseen.pipe.predict import Request, link_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
 
 from training.common.data_errors import run_cli
@@ -103,12 +104,15 @@ def nil_examples(
     counts = {"seen_right": 0, "seen_wrong": 0, "held_out": 0, "outside_organism": 0, "other_reference_set": 0, "tags": 0}
     mentions = [q for _, q, _ in queries]
     contexts = [c for _, _, c in queries] if known_taxa else None
-    seen = full.link(mentions, top_k=top_k, organisms=contexts)
+    # The component's predict path (link, then the features the NIL decision reads).
+    linked = link_requests(full, [Request(linker.name, m, c, None) for m, (_, _, c) in zip(mentions, queries)], top_k=top_k)
+    seen = [link.candidates for link in linked]
+    seen_features = request_features(full, linked)
     held = wide.link(mentions, top_k=top_k + 10, organisms=contexts)
-    for (entity, mention, context), got, more in zip(queries, seen, held):
+    for (entity, mention, context), got, more, got_features in zip(queries, seen, held, seen_features):
         kb_id = reference.kb_ids[entity]
         right = bool(got) and got[0].kb_id == kb_id
-        features.append(mention_features(mention, got, context, taxon_of, known_taxa))
+        features.append(got_features)
         labels.append(int(right))
         counts["seen_right" if right else "seen_wrong"] += 1
         rest = _as_short_cut([c for c in more if c.kb_id != kb_id])[:top_k]

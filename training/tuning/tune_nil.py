@@ -29,11 +29,9 @@ import numpy
 import typer
 from wasabi import msg
 
-from spacy_nseen.text.abbreviations import abbreviation_map
-from spacy_nseen.component import organism_confidence
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.linker.nil_decision import NilModel, expected_calibration_error, fit_platt, mention_features
-from spacy_nseen.organisms.ranking import OrganismContext
+from spacy_nseen.linker.nil_decision import NilModel, expected_calibration_error, fit_platt
+from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.organisms.cell_lines import CellLineTable
 
@@ -83,28 +81,21 @@ def collect(
         mentions = [m for m in caption.mentions if ROUTES.get(m.entity_type) in linkers]
         if not mentions:
             continue
-        long_forms = abbreviation_map([caption.text])
-        protein = [m for m in mentions if ROUTES[m.entity_type] == "uniprot"]
-        contexts: Dict[int, Optional[OrganismContext]] = {}
-        if protein and "uniprot" in linkers and linkers["uniprot"].reference_set.entity_taxa is not None:
-            article = [t for t in by_article[caption.pmc_id] if t != caption.text]
-            result = assigner.assign_text(caption.text, [(m.start, m.end) for m in protein], article_texts=article)
-            for m, span in zip(protein, result.spans):
-                contexts[id(m)] = OrganismContext(span.taxon, organism_confidence(span)) if span.taxon is not None else None
+        # The component's predict path: abbreviations, the organisms of the mentions of sets with taxa, link.
+        article = [t for t in by_article[caption.pmc_id] if t != caption.text]
+        prepared = prepare_requests(caption.text, [Mention(m.start, m.end, m.text, ROUTES[m.entity_type]) for m in mentions],
+                                    lambda kb: linkers[kb].reference_set.entity_taxa is not None, assigner,
+                                    article_texts=article)
         for kb in linkers:
-            routed = [m for m in mentions if ROUTES[m.entity_type] == kb]
+            routed = [(m, r) for m, r in zip(mentions, prepared.requests) if r.kb == kb]
             if not routed:
                 continue
             linker = linkers[kb]
-            texts = [long_forms.get(m.text, m.text) for m in routed]
-            ctx = [contexts.get(id(m)) for m in routed]
-            results = linker.link(texts, top_k=TOP_K, organisms=ctx if linker.reference_set.entity_taxa is not None else None)
-            taxa = linker.reference_set.taxa
-            lookup = linker._taxon_lookup() if taxa else None
-            for m, text, c, candidates in zip(routed, texts, ctx, results):
+            linked = link_requests(linker, [r for _, r in routed], top_k=TOP_K)
+            for (m, _), link, features in zip(routed, linked, request_features(linker, linked)):
+                candidates = link.candidates
                 gold = {equivalence.canon(i) for i in m.ids if category_of(to_curie(i)) == CATEGORY[kb]}
                 best = equivalence.canon(candidates[0].kb_id) if candidates else None
-                features = mention_features(text, candidates, c, lookup, taxa)
                 out[kb]["features"].append(features)
                 out[kb]["label"].append(int(best is not None and best in gold))
                 out[kb]["normalized"].append(int(bool(gold)))

@@ -6,13 +6,17 @@ A signal is one source of evidence about which reference names fit a mention. It
 - `scores(queries, pools)`: its score of every name of each mention's pool.
 A *scoring* signal (word TF-IDF, character TF-IDF, fuzzy) is weighted by one setting (`weight_setting`) and
 registered with `@scoring_signal`; the dense signal gets the rest of the weight (1 − the others). The exact tier
-and the organism signal give rank keys before the score (see `fusion`); the NIL decision reads the result.
+and the organism signal give rank keys before the score (see `fusion`).
+A *decision* stage (the NIL decision, `signals.nil`) reads the ranked result: `probabilities(queries, results)`
+is its probability that each mention's best entity is right; it is switched by one setting (`setting`) and
+registered with `@decision_stage`. The fusion is signals → ranking → decision (`Fusion.verdicts`).
 """
-from typing import Any, Callable, ClassVar, Dict, List, Optional, Protocol, Sequence, Tuple, Type, runtime_checkable
+from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Type, runtime_checkable
 
 import numpy
 
 from ...organisms.ranking import OrganismContext
+from ..candidate import Candidate
 
 Pools = List[List[int]]
 
@@ -74,4 +78,48 @@ def scoring_signal(cls: Type) -> Type:
         if not hasattr(cls, attribute):
             raise TypeError(f"scoring signal {cls.__name__} lacks '{attribute}'")
     SCORING_SIGNALS.append(cls)
+    return cls
+
+
+class Verdict(NamedTuple):
+    """The decision on one linked mention.
+
+    probability (Optional[float]): the decision stage's probability that the best entity is right (None: no stage).
+    score (Optional[float]): the link's score: the probability, else the best candidate's score (None: no candidate).
+    keep (bool): whether the best entity is linked (it has a score reaching the threshold).
+    """
+
+    probability: Optional[float]
+    score: Optional[float]
+    keep: bool
+
+
+def verdict(candidates: Sequence[Candidate], probability: Optional[float], threshold: float) -> Verdict:
+    """RETURNS (Verdict): keep the best candidate when its score (the probability, if any) reaches `threshold`."""
+    score = probability if probability is not None else (candidates[0].score if candidates else None)
+    return Verdict(probability, score, bool(candidates) and score is not None and score >= threshold)
+
+
+@runtime_checkable
+class Decision(Protocol):
+    """The last stage of the fusion: whether each mention's best entity is right."""
+
+    name: str
+
+    def probabilities(self, queries: Queries, results: Sequence[Sequence[Candidate]]) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): per mention, the probability that its best candidate is right (0 without one)."""
+
+
+# The decision stages, the first available one decides: registered by their modules.
+DECISIONS: List[Type] = []
+
+
+def decision_stage(cls: Type) -> Type:
+    """Register a decision stage class: it has `name`, `setting` (the `LinkerSettings` field that switches it),
+    `from_linker(linker, settings, mode) -> Optional[stage]` (None when the linker lacks its model or the setting
+    is off) and `probabilities(queries, results)`."""
+    for attribute in ("name", "setting", "from_linker", "probabilities"):
+        if not hasattr(cls, attribute):
+            raise TypeError(f"decision stage {cls.__name__} lacks '{attribute}'")
+    DECISIONS.append(cls)
     return cls

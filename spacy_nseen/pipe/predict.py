@@ -1,0 +1,95 @@
+"""The one predict path of a mention, spaCy-free: the component runs it, and so do `training/` (train_nil,
+tune_nil, evaluate), so they link as the component does.
+
+1. `prepare_requests`: for one text, each mention's searched text (an abbreviation defined in the text, `long form
+   (SF)`, is searched as its long form) and its organism context (`organism_context`);
+2. `link_requests`: for one reference set, a batch of requests linked (`KnowledgeBaseLinker.link`: signals →
+   ranking) and decided (`KnowledgeBaseLinker.verdicts`: the NIL decision and the threshold).
+"""
+from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence
+
+import numpy
+
+from ..linker.candidate import Candidate
+from ..linker.kb_linker import KnowledgeBaseLinker
+from ..linker.signals import Verdict
+from ..linker.signals.nil import decision_features
+from ..organisms.assign import OrganismAssigner
+from ..organisms.ranking import OrganismContext
+from ..text.abbreviations import abbreviation_map
+from .organism_context import organism_contexts
+
+
+class Mention(NamedTuple):
+    """A mention routed to a reference set: its character offsets in the text, as written, and the set."""
+
+    start: int
+    end: int
+    text: str
+    kb: str
+
+
+class Request(NamedTuple):
+    """What is linked for one mention."""
+
+    kb: str
+    text: str  # the searched text (the long form of an abbreviation defined in the text)
+    context: Optional[OrganismContext]
+    evidence: Optional[List[str]]  # the organism evidence, for mentions of a set with taxa
+
+
+class TextRequests(NamedTuple):
+    """The requests of one text's mentions, in order, and the text's organisms when they were assigned."""
+
+    requests: List[Request]
+    organisms: Optional[List[int]]
+
+
+class Linked(NamedTuple):
+    """A request's ranked candidates and the decision on them."""
+
+    request: Request
+    candidates: List[Candidate]
+    verdict: Verdict
+
+
+def prepare_requests(
+    text: str,
+    mentions: Sequence[Mention],
+    has_taxa: Callable[[str], bool],
+    assigner: Optional[OrganismAssigner],
+    *,
+    expand_abbreviations: bool = True,
+    organisms: Optional[Sequence[int]] = None,
+    article_texts: Optional[Iterable[str]] = None,
+    allowed: Optional[frozenset] = None,
+) -> TextRequests:
+    """The requests of the mentions of one text (see the module doc).
+
+    has_taxa (Callable[[str], bool]): whether a reference set has taxa (its mentions get organism contexts).
+    assigner (Optional[OrganismAssigner]): the organism assigner (None: no assignment).
+    organisms, article_texts, allowed: see `organism_context.organism_contexts`.
+    """
+    long_forms = abbreviation_map([text]) if expand_abbreviations and mentions else {}
+    found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
+                              organisms=organisms, article_texts=article_texts, allowed=allowed)
+    requests = [Request(m.kb, long_forms.get(m.text, m.text), o.context, o.evidence) for m, o in zip(mentions, found.mentions)]
+    return TextRequests(requests, found.organisms)
+
+
+def link_requests(linker: KnowledgeBaseLinker, requests: Sequence[Request], *, top_k: int, mode: str = "hybrid",
+                  threshold: float = 0.0) -> List[Linked]:
+    """RETURNS (List[Linked]): the requests of one reference set linked in one batch, and the decision on each."""
+    if not requests:
+        return []
+    texts = [r.text for r in requests]
+    contexts = [r.context for r in requests]
+    results = linker.link(texts, top_k=top_k, mode=mode, organisms=contexts)
+    verdicts = linker.verdicts(texts, results, contexts, threshold)
+    return [Linked(r, c, v) for r, c, v in zip(requests, results, verdicts)]
+
+
+def request_features(linker: KnowledgeBaseLinker, linked: Sequence[Linked]) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): the NIL decision's feature rows of linked requests (`signals.nil.decision_features`)."""
+    return decision_features(linker, [l.request.text for l in linked], [l.candidates for l in linked],
+                             [l.request.context for l in linked])

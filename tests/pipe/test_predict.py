@@ -1,0 +1,68 @@
+"""The one predict path (`spacy_nseen.pipe.predict`): abbreviations → organisms → link → decision, as the
+component runs it."""
+import pytest
+import spacy
+from spacy.tokens import Span
+
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.nil_decision import FEATURES, NilModel
+from spacy_nseen.organisms.assign import OrganismAssigner
+from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
+from spacy_nseen.reference.reference_set import ReferenceSet
+from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA
+
+TEXT = "Mouse embryos express cell division cycle 42 (Cdc42). Cdc42 and TP53 were stained."
+
+
+@pytest.fixture(scope="module")
+def multi(toy_encoder) -> KnowledgeBaseLinker:
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, ReferenceSet.from_rows(ROWS, TAXA), n_trees=5, seed=0)
+    weights = [0.0] * len(FEATURES)
+    weights[FEATURES.index("bias")], weights[FEATURES.index("exact")] = -4.0, 8.0
+    linker.nil_model = NilModel(weights)
+    return linker
+
+
+def mentions_of(*words: str):
+    return [Mention(TEXT.rindex(w), TEXT.rindex(w) + len(w), w, "uniprot") for w in words]
+
+
+def test_an_abbreviation_is_searched_as_its_long_form_and_organisms_are_assigned():
+    prepared = prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True, OrganismAssigner())
+    assert [r.text for r in prepared.requests] == ["cell division cycle 42", "TP53"]
+    assert prepared.organisms and prepared.organisms[0] == MOUSE
+    assert prepared.requests[0].context.taxon == MOUSE and prepared.requests[0].evidence
+    plain = prepare_requests(TEXT, mentions_of("Cdc42"), lambda kb: False, OrganismAssigner(), expand_abbreviations=False)
+    assert plain.requests[0].text == "Cdc42" and plain.requests[0].context is None and plain.organisms is None
+
+
+def test_without_an_assigner_only_the_allowed_organisms_restrict():
+    prepared = prepare_requests(TEXT, mentions_of("TP53"), lambda kb: True, None, allowed=frozenset({HUMAN}))
+    context = prepared.requests[0].context
+    assert prepared.organisms is None and context.taxon is None and context.allowed == frozenset({HUMAN})
+
+
+def test_link_requests_is_the_linker_and_its_decision(multi):
+    requests = prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True, OrganismAssigner()).requests
+    linked = link_requests(multi, requests, top_k=3, threshold=0.5)
+    texts, contexts = [r.text for r in requests], [r.context for r in requests]
+    assert [l.candidates for l in linked] == multi.link(texts, top_k=3, organisms=contexts)
+    probabilities = multi.link_probabilities(texts, [l.candidates for l in linked], contexts)
+    assert [l.verdict.probability for l in linked] == [float(p) for p in probabilities]
+    assert [l.verdict.keep for l in linked] == [p >= 0.5 for p in probabilities]
+    assert request_features(multi, linked).shape == (2, len(FEATURES))
+    assert link_requests(multi, [], top_k=3) == [] and request_features(multi, []).shape == (0, len(FEATURES))
+
+
+def test_the_component_links_as_the_predict_path(multi, toy_encoder_block):
+    nlp = spacy.blank("en")
+    pipe = nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot"}, "encoder": toy_encoder_block, "threshold": 0.5})
+    pipe.add_linker(multi)
+    doc = nlp.make_doc(TEXT)
+    doc.ents = [doc.char_span(m.start, m.end, label="PROTEIN") for m in mentions_of("Cdc42", "TP53")]
+    expected = link_requests(multi, prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True,
+                                                     pipe.organism_assigner).requests, top_k=5, threshold=0.5)
+    ents = nlp(doc).ents
+    assert [e._.kb_candidates for e in ents] == [[(c.kb_id, c.name, float(c.score)) for c in l.candidates] for l in expected]
+    assert [e._.kb_score for e in ents] == [l.verdict.score for l in expected]
+    assert [e._.kb_id for e in ents] == [l.candidates[0].kb_id if l.verdict.keep else None for l in expected]
