@@ -69,7 +69,8 @@ class Fusion:
         self.exact = ExactTier(linker.exact_names, reference, settings.exact_kind_priority, linker._entity_priors) \
             if hybrid and settings.exact_match else None
         self.organism = OrganismSignal(reference.entity_taxa, reference.name_entity, settings.organism_weight,
-                                       settings.organism_min_confidence)
+                                       settings.organism_min_confidence,
+                                       linker.ortholog_table if settings.organism_orthologs and hybrid else None)
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
         self.decision = next((stage for stage in stages if stage is not None), None)
 
@@ -193,6 +194,7 @@ class Fusion:
         matches, kind priority of an exact match, prior, score + organism bonus), the earliest in the pool on
         ties; entities rank by the same key, then by entity index."""
         reference = self.linker.reference_set
+        pool, scores, stand_ins = self.organism.with_orthologs(pool, scores, exact, context)
         rows = numpy.asarray(pool, dtype=numpy.int64)
         scores = numpy.asarray(scores, dtype=numpy.float32)
         keep = self.organism.allowed(reference.name_entity[rows].astype(numpy.int64), context)
@@ -201,7 +203,8 @@ class Fusion:
             pool = rows.tolist()
         entities = reference.name_entity[rows].astype(numpy.int64)
         if self.exact is not None:
-            tiers, kinds, priors = self.exact.keys(pool, exact, entities)
+            keyed = [stand_ins.get(row, row) for row in pool] if stand_ins else pool  # an ortholog: its source's keys
+            tiers, kinds, priors = self.exact.keys(keyed, exact, entities)
         else:
             tiers = kinds = numpy.zeros(len(rows), dtype=numpy.int64)
             priors = numpy.zeros(len(rows), dtype=numpy.float64)

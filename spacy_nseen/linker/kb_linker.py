@@ -30,6 +30,7 @@ from .nil_decision import NilModel
 from .signals import Verdict
 from .signals.nil import TaxonLookup
 from ..organisms.ranking import OrganismContext
+from ..organisms.orthologs import OrthologTable
 from ..retrieval.word_tfidf import NameTokenIndex
 from ..reference.reference_set import ReferenceSet
 
@@ -184,6 +185,13 @@ class KnowledgeBaseLinker:
                  organisms: Optional[Sequence[Optional[OrganismContext]]], threshold: float) -> List[Verdict]:
         """RETURNS (List[Verdict]): per mention, the decision on its ranked candidates (`Fusion.verdicts`)."""
         return self.fusion().verdicts(mentions, results, organisms, threshold)
+
+    def ortholog_table(self) -> OrthologTable:
+        """RETURNS (OrthologTable): this reference set's orthologs by gene symbol (built on first use)."""
+        table = getattr(self, "_orthologs", None)
+        if table is None:
+            table = self._orthologs = OrthologTable(self.reference_set)
+        return table
 
     def _taxon_lookup(self) -> "TaxonLookup":
         lookup = getattr(self, "_taxa_by_id", None)

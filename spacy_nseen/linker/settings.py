@@ -58,6 +58,9 @@ class LinkerSettings:
         organism a mention was assigned to (multi-organism reference sets; see `organism_ranking`).
     organism_min_confidence (float): among exact matches of one tier, the assigned organism's entities rank
         first when the assignment's confidence reaches this value.
+    organism_orthologs (bool): an exact match of another organism also brings, as an exact match, its ortholog
+        (same gene symbol) of the assigned organism when the confidence reaches `organism_min_confidence`
+        (`organisms.orthologs`).
     nil_decision (bool): the linker's NIL model (when it has one, `nil_model.json`) decides: its probability that
         the best entity is right is the link's score, compared with the component's `threshold`; False: the best
         candidate's score is (the decision stage `signals.nil`).
@@ -78,6 +81,7 @@ class LinkerSettings:
     exact_fill: ExactFill = "none"
     organism_weight: float = 0.1
     organism_min_confidence: float = 0.3
+    organism_orthologs: bool = True
     nil_decision: bool = True
 
     def __post_init__(self) -> None:

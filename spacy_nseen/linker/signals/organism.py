@@ -3,12 +3,14 @@
 It restricts (names of entities outside a mention's allowed organisms leave the exact matches and the pool),
 gives a rank key among exact matches (the assigned organism's entities first when the assignment's confidence
 reaches `organism_min_confidence`) and a bonus, `organism_weight × confidence`, added to the ranking (not to
-the written score) of candidates of the assigned organism.
+the written score) of candidates of the assigned organism. With `organism_orthologs`, an exact match of another
+organism also brings its ortholog of the assigned organism as an exact match (`organisms.orthologs`).
 """
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
+from ...organisms.orthologs import OrthologTable
 from ...organisms.ranking import OrganismContext, allowed_mask, organism_match
 from .base import Pools, Queries
 
@@ -18,11 +20,46 @@ ORGANISM = "organism"
 class OrganismSignal:
     name = ORGANISM
 
-    def __init__(self, entity_taxa: Optional[numpy.ndarray], name_entity: numpy.ndarray, weight: float, min_confidence: float) -> None:
+    def __init__(self, entity_taxa: Optional[numpy.ndarray], name_entity: numpy.ndarray, weight: float, min_confidence: float,
+                 orthologs: Optional[Callable[[], OrthologTable]] = None) -> None:
         self.entity_taxa = entity_taxa
         self.name_entity = name_entity
         self.weight = weight
         self.min_confidence = min_confidence
+        self.orthologs = orthologs  # built on first use (None: orthologs off)
+
+    def with_orthologs(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int],
+                       context: Optional[OrganismContext]) -> Tuple[List[int], numpy.ndarray, Dict[int, int]]:
+        """Add to the pool the gene-symbol rows of the orthologs, in the assigned organism, of the exactly matched
+        entities of other organisms (when the assignment's confidence reaches `min_confidence`); each stands in
+        for its source name: same score, and the same exact tier and kind.
+
+        RETURNS: the pool and its scores (new objects if changed), and the source name row of each added row.
+        """
+        if (self.orthologs is None or not exact or self.entity_taxa is None or context is None
+                or context.taxon is None or context.confidence < self.min_confidence):
+            return pool, scores, {}
+        table = self.orthologs()
+        known = set(pool)
+        sources: Dict[int, int] = {}
+        best: Dict[int, Tuple[int, float]] = {}
+        for j, row in enumerate(pool):
+            tier = exact.get(row)
+            entity = int(self.name_entity[row])
+            if not tier or int(self.entity_taxa[entity]) == context.taxon:
+                continue
+            ortholog = table.symbol_row(entity, context.taxon)
+            if ortholog is None or ortholog in known:
+                continue
+            key = (tier, float(scores[j]))
+            if ortholog not in best or key > best[ortholog]:
+                best[ortholog], sources[ortholog] = key, row
+        if not sources:
+            return pool, scores, {}
+        rows = list(sources)
+        scores = numpy.concatenate([numpy.asarray(scores, dtype=numpy.float32),
+                                    numpy.asarray([best[row][1] for row in rows], dtype=numpy.float32)])
+        return pool + rows, scores, sources
 
     def allowed_rows(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> Dict[int, int]:
         """The exact-match rows of entities the mention's organism restriction allows."""
