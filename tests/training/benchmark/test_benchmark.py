@@ -152,8 +152,9 @@ def test_the_build_precision_counts_as_a_default_on_speed_option():
     assert row["value"] == 0.01 and not row["met"]
 
 
-def test_ner_headline_figures_come_from_the_pipeline_without_the_linker():
+def test_headline_figures_come_from_the_pipeline_with_and_without_the_linker():
     results = {"pipeline": {"without_linker": {"docs_per_s": 231.5}, "with_linker": {"docs_per_s": 150.0}},
                "load_memory": {"peak_rss_mb": 1116.0, "peak_rss_mb_without_linker": 431.4}}
-    assert benchmark.ner_headline(results) == {"ner_captions_per_s": 231.5, "ner_peak_rss_mb": 431.4}
-    assert benchmark.ner_headline({"linking": {}}) == {}
+    assert benchmark.headline_figures(results) == {"ner_captions_per_s": 231.5, "ner_peak_rss_mb": 431.4,
+                                                   "pipeline_peak_rss_mb": results["load_memory"]["peak_rss_mb"]}
+    assert benchmark.headline_figures({"linking": {}}) == {}
