@@ -16,11 +16,10 @@ from rapidfuzz.distance import Levenshtein
 from spacy.util import registry
 from thinc.api import Model
 
-from ..encoder.vocab import CharVocab
-from ..encoder.layer import ARCHITECTURE, set_char_vocab
+from ..encoder.layer import ARCHITECTURE
 from ..text.variants import same_name_variants
 from ..reference.reference_set import ReferenceSet
-from .siamese import SiameseTrainer, StepStats, TrainingSettings, hard_negative_round, reference_pairs
+from .siamese import StepStats, TrainingSettings, hard_negative_round, names_trainer
 
 
 def variant_pairs(names: Sequence[str]) -> List[Tuple[str, str, float]]:
@@ -71,31 +70,11 @@ def train_encoder_on_names(
     torch.manual_seed(settings.seed)
     names = [str(n) for n in reference.names]
     name_entity = numpy.asarray(reference.name_entity, dtype=numpy.int64)
-    strings = list(names)
-    position = {s: i for i, s in enumerate(strings)}
-    string_entity = name_entity.tolist()
-    left, right, label = reference_pairs(name_entity, seed=settings.seed)
-    n_semantic = len(label)
-    extra_left, extra_right, extra_label = [], [], []
-    for name, variant, similarity in variant_pairs(names):
-        if variant not in position:
-            position[variant] = len(strings)
-            strings.append(variant)
-            string_entity.append(-1)
-        extra_left.append(position[name])
-        extra_right.append(position[variant])
-        extra_label.append(similarity)
     encoder = registry.architectures.get(ARCHITECTURE)(**encoder_config)
-    set_char_vocab(encoder, CharVocab.from_texts(strings, encoder.attrs["encoder_config"]["vocab_size"]))
-    trainer = SiameseTrainer(
-        encoder, strings, numpy.asarray(string_entity),
-        numpy.concatenate([left, numpy.asarray(extra_left, numpy.int64)]),
-        numpy.concatenate([right, numpy.asarray(extra_right, numpy.int64)]),
-        numpy.concatenate([label, numpy.asarray(extra_label, numpy.float32)]),
-        settings,
-    )
+    trainer, counts = names_trainer(encoder, names, name_entity, variant_pairs(names), settings)
     result = NamesTrainingResult(encoder, pair_counts={
-        "semantic_positive": int(label.sum()), "semantic_negative": int(n_semantic - label.sum()), "variant": len(extra_label)})
+        "semantic_positive": counts["semantic_positive"], "semantic_negative": counts["semantic_negative"],
+        "variant": counts["extra"]})
     share, extra = divmod(max_steps, rounds)
     for round_no in range(rounds):
         steps = share + (1 if round_no < extra else 0)

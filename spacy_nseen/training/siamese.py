@@ -11,7 +11,7 @@ file alone) and the project's `training.encoder.train_encoder` (a pair store).
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
 import torch
@@ -351,10 +351,27 @@ def train_on_reference_set(
 
     RETURNS (List[float]): the mean loss of each epoch.
     """
+    trainer, _ = names_trainer(encoder, names, name_entity, extra_pairs, settings or TrainingSettings())
+    return trainer.train_epochs(epochs, max_seconds=max_seconds)
+
+
+def names_trainer(
+    encoder: Model,
+    names: Sequence[str],
+    name_entity: numpy.ndarray,
+    extra_pairs: Iterable[Tuple[str, str, float]],
+    settings: TrainingSettings,
+) -> Tuple["SiameseTrainer", Dict[str, int]]:
+    """A trainer over a reference set's semantic pairs (`reference_pairs`) plus `extra_pairs` of strings, which
+    join the string table (entity -1) when they are not names. Sets the character vocabulary (over all strings)
+    if the encoder has none.
+
+    RETURNS (Tuple[SiameseTrainer, Dict[str, int]]): the trainer and its pair counts (`semantic_positive`,
+        `semantic_negative`, `extra`).
+    """
     from ..encoder.vocab import CharVocab
     from ..encoder.layer import set_char_vocab
 
-    settings = settings or TrainingSettings()
     strings = list(names)
     position = {s: i for i, s in enumerate(strings)}
     string_entity = list(numpy.asarray(name_entity).tolist())
@@ -380,4 +397,6 @@ def train_on_reference_set(
         numpy.concatenate([label, numpy.asarray(extra_label, numpy.float32)]),
         settings,
     )
-    return trainer.train_epochs(epochs, max_seconds=max_seconds)
+    counts = {"semantic_positive": int(label.sum()), "semantic_negative": int(len(label) - label.sum()),
+              "extra": len(extra_label)}
+    return trainer, counts
