@@ -23,7 +23,7 @@ from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
 from .sparse import count_matrix, fit_terms, row_counts, l2_tfidf, pair_cosines, postings_products
 from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
-from .sparse import TfMatrix
+from .sparse import NameCounts, TfMatrix
 
 # 3: term counts + inverse norms instead of float32 weights, packed n-gram keys instead of a string vocabulary.
 FORMAT_VERSION = 3
@@ -36,7 +36,7 @@ _PACKED_VOCAB = ("vocab_keys", "vocab_ids")
 _RARE_ARRAYS = ("rare_max_count", "rare_entries", "rare_indptr")
 
 
-class CharNgramTfidf:
+class CharNgramTfidf(NameCounts):
     """Character n-gram TF-IDF index of a list of names, with cosine top-k search."""
 
     def __init__(self, ngram_range: Tuple[int, int] = (1, 3), *, lowercase: bool = True,
@@ -58,20 +58,9 @@ class CharNgramTfidf:
         self.pad = pad
         self.vocab: Mapping[str, int] = {}
         self.idf = np.zeros((0,), dtype=np.float32)
-        self.counts = TfMatrix.from_counts(sp.csr_matrix((0, 0), dtype=np.uint8), self.idf, np.zeros(0, np.float32),
-                                           by_name=True)
+        self.counts = TfMatrix.empty()
         self._matrix_t: Optional[sp.csr_matrix] = None
         self._rare_t: Dict[int, TfMatrix] = {}
-
-    @property
-    def n_names(self) -> int:
-        """RETURNS (int): Number of fitted names (rows of `matrix`)."""
-        return self.counts.shape[0]
-
-    @property
-    def matrix(self) -> sp.csr_matrix:
-        """RETURNS (sp.csr_matrix): the whole float32 name matrix, rebuilt from the counts on each call."""
-        return self.counts.to_csr()
 
     def prepare(self, text: str) -> str:
         """RETURNS (str): The text whose n-grams are taken (lowercased, spaces folded, padded)."""

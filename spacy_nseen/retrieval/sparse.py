@@ -277,6 +277,12 @@ class TfMatrix:
                    sublinear_tf=sublinear_tf)
 
     @classmethod
+    def empty(cls) -> "TfMatrix":
+        """RETURNS (TfMatrix): the matrix of no names (an index not fitted yet)."""
+        return cls.from_counts(sp.csr_matrix((0, 0), dtype=numpy.uint8), numpy.zeros((0,), dtype=numpy.float32),
+                               numpy.zeros(0, numpy.float32), by_name=True)
+
+    @classmethod
     def fit(cls, counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = False) -> "TfMatrix":
         """The compact form of `l2_tfidf(counts, idf, sublinear_tf)` (counts: names × terms)."""
         counts = sp.csr_matrix(counts, copy=True)
@@ -404,3 +410,19 @@ def without_common_terms(queries: sp.csr_matrix, postings_t: Postings, max_count
     counts = numpy.bincount(entry_rows[keep], minlength=queries.shape[0])
     indptr = numpy.concatenate([[0], numpy.cumsum(counts)]).astype(numpy.int64)
     return sp.csr_matrix((queries.data[keep], queries.indices[keep], indptr), shape=queries.shape)
+
+
+class NameCounts:
+    """Base of the TF-IDF indexes over reference names (char n-grams, words): `counts`, names × terms."""
+
+    counts: TfMatrix
+
+    @property
+    def n_names(self) -> int:
+        """RETURNS (int): Number of fitted names (rows of `matrix`)."""
+        return self.counts.shape[0]
+
+    @property
+    def matrix(self) -> sp.csr_matrix:
+        """RETURNS (sp.csr_matrix): the whole float32 name matrix, rebuilt from the counts on each call."""
+        return self.counts.to_csr()

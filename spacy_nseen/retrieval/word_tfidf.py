@@ -24,7 +24,7 @@ from ..errors import ArtifactError
 from ..text.greek import spell_out_greek
 from .sparse import fit_terms, l2_tfidf, pair_cosines, row_counts, top_k_postings
 from .term_vocab import HashedTermVocab
-from .sparse import TfMatrix
+from .sparse import NameCounts, TfMatrix
 
 # 2: term counts + inverse norms instead of float32 weights; the vocabulary as sorted hashes.
 FORMAT_VERSION = 2
@@ -47,24 +47,14 @@ def name_terms(text: str) -> List[str]:
     return words + [a + b for a, b in zip(words, words[1:])]
 
 
-class NameTokenIndex:
+class NameTokenIndex(NameCounts):
     """TF-IDF vectors of the terms of reference names, with cosine search over an inverted index."""
 
     def __init__(self) -> None:
         self.vocab: Mapping[str, int] = HashedTermVocab.from_terms([])
         self.idf = numpy.zeros((0,), dtype=numpy.float32)
-        self.counts = TfMatrix.from_counts(sp.csr_matrix((0, 0), dtype=numpy.uint8), self.idf,
-                                           numpy.zeros(0, numpy.float32), by_name=True)
+        self.counts = TfMatrix.empty()
         self._postings: Union[TfMatrix, None] = None
-
-    @property
-    def n_names(self) -> int:
-        return self.counts.shape[0]
-
-    @property
-    def matrix(self) -> sp.csr_matrix:
-        """RETURNS (sp.csr_matrix): the whole float32 name matrix, rebuilt from the counts on each call."""
-        return self.counts.to_csr()
 
     def fit(self, names: Iterable[str]) -> "NameTokenIndex":
         """Build the vocabulary, idf weights (ln((1 + n) / (1 + df)) + 1) and the L2-normalised name matrix."""
