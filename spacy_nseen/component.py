@@ -328,7 +328,8 @@ class NseenLinker(Pipe):
             mentions = [Mention(r.span.start_char, r.span.end_char, r.span.text, r.kb) for r in routed]
             prepared = prepare_requests(doc.text, mentions, self._has_taxa, assigner,
                                         expand_abbreviations=self.expand_abbreviations, organisms=doc._.organisms,
-                                        article_texts=doc._.article_texts, allowed=allowed)
+                                        article_texts=doc._.article_texts,
+                                        figure_texts=doc._.figure_texts, allowed=allowed)
             out[d] = DocLinks([], prepared.organisms)
             for r, request in zip(routed, prepared.requests):
                 requests[r.kb].append((d, r.index, request))

@@ -103,3 +103,14 @@ def test_organism_settings_are_validated(make_nlp) -> None:
         make_nlp(organism_settings={"no_such_weight": 1.0})
     with pytest.raises(ValueError, match="organisms"):
         make_nlp(organisms=[-1])
+
+
+def test_the_figure_panels_of_a_split_caption_are_read(make_nlp) -> None:
+    nlp = make_nlp()
+    alone = nlp(protein_doc(nlp, "C, Cdc42 was purified.", "Cdc42")).ents[0]
+    doc = protein_doc(nlp, "C, Cdc42 was purified.", "Cdc42")
+    doc._.figure_texts = ["A, Budding yeast cells.", "B, yeast strains."]
+    ent = nlp(doc).ents[0]
+    assert alone._.kb_taxon != YEAST
+    assert ent._.kb_taxon == YEAST and ent._.kb_id == "UniProt:P19073"
+    assert any("figure" in e for e in ent._.kb_taxon_evidence)

@@ -2,8 +2,8 @@
 
 Evidence as a biologist reads it, each level with its weight (`AssignerSettings`): an organism word or
 prefix next to the mention (`mouse Trp53`, `hTERT`) > a word or cell line in the same sentence > anywhere
-in the caption > in the other captions of the article > the mention's own form (`Trp53` vs `TP53`) > a
-prior. A level's hits are summed per taxon (word strengths from `lexicon`) and the level's weight is shared
+in the caption > in the other panels of the same figure (when a caption comes split into panel texts) >
+in the other captions of the article > the mention's own form (`Trp53` vs `TP53`) > a prior. A level's hits are summed per taxon (word strengths from `lexicon`) and the level's weight is shared
 among its taxa: `weight · count[t] / max(1, Σ count)`, so a lone weak word stays weak and a caption naming
 human and mouse splits its weight. The taxon with the highest total wins; ties go to the prior's order.
 Deterministic, no model: the only artifact is the optional cell line table.
@@ -24,13 +24,15 @@ DEFAULT_PRIOR: Tuple[Tuple[int, float], ...] = (
 class AssignerSettings:
     """Weights of the evidence levels (all ≥ 0); typed so that they can be config settings.
 
-    The defaults of near/sentence/caption/article/form/prior were chosen on the even-numbered Bio-ID
+    The defaults of near/sentence/caption/figure/article/form/prior were chosen on the even-numbered Bio-ID
     documents (`training.tuning.tune_organisms`, results/organisms/tuning.json) and checked on the odd ones.
 
     near_weight (float): An organism word inside the mention or at most `near_words` words before it.
     prefix_weight (float): A prefix or reporter name on the mention itself (`hTERT`, `EGFP`).
     sentence_weight (float): Words and cell lines in the mention's sentence.
     caption_weight (float): Words and cell lines anywhere in the text (caption).
+    figure_weight (float): Words and cell lines in the other panel texts of the same figure (a caption
+        split into panels, as in Bio-ID: `Figure_1-A`, `Figure_1-B`); a whole caption has none.
     article_weight (float): Words and cell lines in the other texts of the same article.
     form_weight (float): The mention's naming convention (`Trp53` mouse-like, `TP53` human-like).
     prior_weight (float): The prior (`prior`: (taxon, value) pairs, also the tie-break order).
@@ -47,6 +49,7 @@ class AssignerSettings:
     prefix_weight: float = 6.0
     sentence_weight: float = 1.5
     caption_weight: float = 2.0
+    figure_weight: float = 1.0
     article_weight: float = 1.0
     form_weight: float = 0.25
     prior_weight: float = 0.3
@@ -137,7 +140,9 @@ class OrganismAssigner:
 
     def assign(self, doc: Any, spans: Optional[Sequence[Any]] = None, *,
                organisms: Optional[Sequence[int]] = None, article_texts: Optional[Iterable[str]] = None,
-               article_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
+               article_counts: Optional[Mapping[int, float]] = None,
+               figure_texts: Optional[Iterable[str]] = None,
+               figure_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
         """Assign organisms to the spans of a spaCy Doc.
 
         doc (Doc): The document. spans (Optional[Sequence[Span]]): The mentions (default: doc.ents).
@@ -145,17 +150,22 @@ class OrganismAssigner:
             can be assigned; the first is preferred).
         article_texts (Optional[Iterable[str]]): Other texts of the same article (e.g. captions).
         article_counts (Optional[Mapping[int, float]]): Precomputed `article_counts(...)` instead.
+        figure_texts (Optional[Iterable[str]]): Other panel texts of the same figure (a split caption).
+        figure_counts (Optional[Mapping[int, float]]): Precomputed `article_counts(figure_texts)` instead.
         RETURNS (DocumentOrganisms): One SpanOrganism per span, in order.
         """
         spans = list(doc.ents) if spans is None else list(spans)
         offsets = [(sp.start_char, sp.end_char) for sp in spans]
         return self.assign_text(doc.text, offsets, organisms=organisms, article_texts=article_texts,
-                                article_counts=article_counts)
+                                article_counts=article_counts, figure_texts=figure_texts,
+                                figure_counts=figure_counts)
 
     def assign_text(self, text: str, offsets: Sequence[Tuple[int, int]], *,
                     organisms: Optional[Sequence[int]] = None,
                     article_texts: Optional[Iterable[str]] = None,
-                    article_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
+                    article_counts: Optional[Mapping[int, float]] = None,
+                    figure_texts: Optional[Iterable[str]] = None,
+                    figure_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
         """Assign organisms to mentions given as character offsets into a text (no spaCy needed).
 
         RETURNS (DocumentOrganisms): As `assign`.
@@ -166,14 +176,17 @@ class OrganismAssigner:
                                  f"(length {len(text)}).")
         if article_counts is None:
             article_counts = self.article_counts(article_texts) if article_texts is not None else {}
+        if figure_counts is None:
+            figure_counts = self.article_counts(figure_texts) if figure_texts is not None else {}
         user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
         evidence = self.scan(text, skip=offsets)
         caption = evidence.counts()
-        base = self._base_scores(dict(article_counts), user)
+        base = self._base_scores(dict(article_counts), user, dict(figure_counts))
         results = [self._assign_span(evidence, start, end, base, caption, user) for start, end in offsets]
         doc_scores = {t: v for t, (v, _) in base.items()}
         ranked = sorted(doc_scores, key=lambda t: (-doc_scores[t], self._order.get(t, len(self._order)), t))
-        has_evidence = set(caption) | {t for t, v in article_counts.items() if v > 0} | set(user)
+        has_evidence = (set(caption) | {t for t, v in article_counts.items() if v > 0}
+                        | {t for t, v in figure_counts.items() if v > 0} | set(user))
         doc_organisms = [t for t in ranked if t in has_evidence and self._permitted(t, user)]
         if not doc_organisms and ranked:
             doc_organisms = [t for t in ranked if self._permitted(t, user)][:1]
@@ -182,8 +195,9 @@ class OrganismAssigner:
     def _permitted(self, taxon: int, user: Sequence[int]) -> bool:
         return (not user or taxon in user) and (self.allowed is None or taxon in self.allowed)
 
-    def _base_scores(self, article: Mapping[int, float], user: Sequence[int]) -> Dict[int, Tuple[float, List[Tuple[float, str]]]]:
-        """Scores that are the same for every mention of the text: article, prior, user."""
+    def _base_scores(self, article: Mapping[int, float], user: Sequence[int],
+                     figure: Optional[Mapping[int, float]] = None) -> Dict[int, Tuple[float, List[Tuple[float, str]]]]:
+        """Scores that are the same for every mention of the text: figure, article, prior, user."""
         s = self.settings
         scores: Dict[int, Tuple[float, List[Tuple[float, str]]]] = {}
 
@@ -192,6 +206,9 @@ class OrganismAssigner:
             reasons.append((value, reason))
             scores[taxon] = (total + value, reasons)
 
+        figure = figure or {}
+        for taxon, share in _shares(figure, s.figure_weight).items():
+            add(taxon, share, f"{figure[taxon]:g} organism word(s)/cell line(s) in the figure's other panels → {taxon}")
         for taxon, share in _shares(article, s.article_weight, s.article_saturation).items():
             add(taxon, share, f"{article[taxon]:g} organism word(s)/cell line(s) in the article → {taxon}")
         for taxon, value in self._prior.items():

@@ -50,9 +50,11 @@ STOP_FIRST_TOKENS: Set[str] = {
     "from", "day", "days", "lane", "lanes", "panel", "fig", "figure", "h", "min", "wt", "ko", "mab", "clone",
 }
 _TOKEN_RE = re.compile(r"[A-Za-z0-9]+")
-_GAP_CHARS = " ./-"
+_GAP_CHARS = " ./-‐‑"
 _CELLS_AFTER = re.compile(r"^[\s-]*(?:cells?|cell\s+lines?|line)\b", re.IGNORECASE)
 MAX_TOKENS = 4
+_GLUED_SUFFIXES = ("cells", "cell")
+_HYPHENS = "-‐‑–"
 _LETTER_DIGIT = re.compile(r"(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])")
 
 
@@ -202,15 +204,17 @@ class CellLineTable:
         """
         words = _TOKEN_RE.findall(text.lower())
         firsts = [i for i, w in enumerate(words) if w in self._starts and w not in STOP_FIRST_TOKENS]
-        if not firsts:
+        glued = self._glued_to_cells(words)
+        if not firsts and not glued:
             return
         tokens = [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
         if len(tokens) != len(words):  # lower() changed a token boundary (rare characters): be exact
             words = [text[a:b].lower() for a, b in tokens]
             firsts = [i for i, w in enumerate(words) if w in self._starts and w not in STOP_FIRST_TOKENS]
+            glued = self._glued_to_cells(words)
         skip = skip or []
         next_free = 0
-        for i in firsts:
+        for i in sorted(set(firsts) | set(glued)):
             if i < next_free:
                 continue
             for n in range(min(MAX_TOKENS, len(tokens) - i), 0, -1):
@@ -221,12 +225,37 @@ class CellLineTable:
                 start, end = span[0][0], span[-1][1]
                 key = "".join(words[i:i + n])
                 taxa = self._taxa.get(key)
-                if not taxa or any(start < e and s < end for s, e in skip):
+                if not taxa or any(start < e and s < end for s, e in skip) or _continues_a_word(text, start):
                     continue
                 if looks_like_cell_line(text[start:end], text[end:end + 16], key in self.confusable):
                     next_free = i + n
                     yield CellLineHit(start, end, taxa, text[start:end])
                     break
+            else:
+                if i in glued:
+                    start = tokens[i][0]
+                    end = start + glued[i]
+                    if not any(start < e and s < end for s, e in skip):
+                        next_free = i + 1
+                        yield CellLineHit(start, end, self._taxa[words[i][:glued[i]]], text[start:end])
+
+    def _glued_to_cells(self, words: List[str]) -> Dict[int, int]:
+        """Tokens that are a cell line name glued to "cells"/"cell" (`HEK293Acells`, `THP1cells`: text whose
+        formatting was stripped), as token index → length of the name (at least 3 characters)."""
+        out: Dict[int, int] = {}
+        for i, w in enumerate(words):
+            for suffix in _GLUED_SUFFIXES:
+                if w.endswith(suffix) and len(w) - len(suffix) >= 3 and w[: len(w) - len(suffix)] in self._taxa:
+                    out[i] = len(w) - len(suffix)
+                    break
+        return out
+
+
+def _continues_a_word(text: str, start: int) -> bool:
+    """Whether a name found at `start` that starts with a digit ends a hyphenated word (`HA-BCL-2b5 cells`: a
+    construct, not the line `2b5`; `GFP-HeLa cells` stays a cell line)."""
+    return (start >= 2 and text[start].isdigit() and text[start - 1] in _HYPHENS
+            and text[start - 2].isalnum())
 
 
 def looks_like_cell_line(found: str, after: str, confusable: bool = False) -> bool:

@@ -170,6 +170,14 @@ METHOD_AFTER: Pattern[str] = re.compile(
     r"^[\s-]*(?:two[\s-]*hybrid|2[\s-]*hybrid|three[\s-]*hybrid|extract|display|expression\s+vector)",
     re.IGNORECASE)
 
+# A species word glued to the next word, as text whose formatting was stripped often reads (`humanlung`,
+# `mousefibroblasts`, `humanPMNs`); not when the rest makes an ordinary word (`humanized`, `humane`).
+GLUED_WORD: Pattern[str] = re.compile(r"(?<![\w/-])(human|mouse|murine)(?=[^\W\d_]{3,})", re.IGNORECASE)
+GLUED_NOT: Pattern[str] = re.compile(
+    r"(?:i[sz](?:e|ed|es|ing|ations?)|it(?:y|ies|arian)|e(?:ly|ness)?|kind|oids?|ly|ness|trap)(?![^\W\d_])",
+    re.IGNORECASE)
+GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE}
+
 # Genotype notations of one organism (with substrings that must occur for the regex to match): yeast deletions `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl`
 # and knockouts `Atg5−/−` of mouse genetics.
 GENOTYPES: Tuple[Tuple[Tuple[str, ...], Pattern[str], int, float, str], ...] = (
@@ -273,11 +281,25 @@ def find_species_words(text: str) -> Iterator[SpeciesHit]:
         kind = "cells" if key in PRIMARY_CELLS else "word"
         last_end = m.end()
         yield SpeciesHit(m.start(), m.end(), entry[0], entry[1], f"{kind} '{m.group(0)}'")
+    if "human" in lower or "mouse" in lower or "murine" in lower:
+        yield from _glued_words(text)
     for needles, regex, taxon, strength, what in GENOTYPES:
         if not any(n in text for n in needles):  # cheap test before the regex
             continue
         for m in regex.finditer(text):
             yield SpeciesHit(m.start(), m.end(), taxon, strength, f"{what} '{m.group(0)}'")
+
+
+def _glued_words(text: str) -> Iterator[SpeciesHit]:
+    """Species words glued to the next word (`GLUED_WORD`), unless that makes an ordinary word, an antibody
+    host (`mouseIgG`) or a method."""
+    for m in GLUED_WORD.finditer(text):
+        rest = text[m.end():m.end() + 24]
+        if GLUED_NOT.match(rest) or ANTIBODY_AFTER.match(rest) or METHOD_AFTER.match(rest):
+            continue
+        word = re.match(r"[^\W\d_]+", rest).group(0)  # type: ignore[union-attr]
+        yield SpeciesHit(m.start(), m.end(), GLUED_TAXA[m.group(1).lower()], 1.0,
+                         f"word '{m.group(0)}' (glued to '{word}')")
 
 
 def mention_prefix(text: str) -> Optional[Tuple[int, str]]:

@@ -3,7 +3,9 @@ from spacy.tokens import Doc, Span
 
 # doc._.organisms: the document's organisms (set by the caller: only those are assigned; else written by the
 # linker, most likely first). doc._.article_texts: other texts of the same article, read as organism evidence.
-DOC_EXTENSIONS = ("organisms", "article_texts")
+# doc._.figure_texts: the other panel texts of the same figure, when a caption comes split into panels (closer
+# evidence than the article's).
+DOC_EXTENSIONS = ("organisms", "article_texts", "figure_texts")
 SPAN_EXTENSIONS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs")
 
 

@@ -35,6 +35,7 @@ def organism_contexts(
     *,
     organisms: Optional[Sequence[int]] = None,
     article_texts: Optional[Iterable[str]] = None,
+    figure_texts: Optional[Iterable[str]] = None,
     allowed: Optional[frozenset] = None,
 ) -> TextOrganisms:
     """The organism context of each mention of a text.
@@ -42,14 +43,16 @@ def organism_contexts(
     offsets (Sequence[Tuple[int, int]]): the mentions' character offsets in `text`.
     has_taxa (Sequence[bool]): per mention, whether its reference set has taxa (only those are assigned).
     assigner (Optional[OrganismAssigner]): None: no assignment (only `allowed` restricts).
-    organisms, article_texts: the text's known organisms and the other texts of its article (`assign_text`).
+    organisms, article_texts, figure_texts: the text's known organisms, the other texts of its article and the
+        other panel texts of its figure (`assign_text`).
     allowed (Optional[frozenset]): the taxa every mention may link to (the component's `organisms`).
     """
     with_taxa = [i for i, flag in enumerate(has_taxa) if flag]
     assigned = {}
     found: Optional[List[int]] = None
     if with_taxa and assigner is not None:
-        result = assigner.assign_text(text, [offsets[i] for i in with_taxa], organisms=organisms, article_texts=article_texts)
+        result = assigner.assign_text(text, [offsets[i] for i in with_taxa], organisms=organisms, article_texts=article_texts,
+                                      figure_texts=figure_texts)
         found = list(result.organisms)
         assigned = {i: (span.taxon, organism_confidence(span), span.evidence) for i, span in zip(with_taxa, result.spans)}
     out = []

@@ -62,17 +62,19 @@ def prepare_requests(
     expand_abbreviations: bool = True,
     organisms: Optional[Sequence[int]] = None,
     article_texts: Optional[Iterable[str]] = None,
+    figure_texts: Optional[Iterable[str]] = None,
     allowed: Optional[frozenset] = None,
 ) -> TextRequests:
     """The requests of the mentions of one text (see the module doc).
 
     has_taxa (Callable[[str], bool]): whether a reference set has taxa (its mentions get organism contexts).
     assigner (Optional[OrganismAssigner]): the organism assigner (None: no assignment).
-    organisms, article_texts, allowed: see `organism_context.organism_contexts`.
+    organisms, article_texts, figure_texts, allowed: see `organism_context.organism_contexts`.
     """
     long_forms = abbreviation_map([text]) if expand_abbreviations and mentions else {}
     found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
-                              organisms=organisms, article_texts=article_texts, allowed=allowed)
+                              organisms=organisms, article_texts=article_texts, figure_texts=figure_texts,
+                              allowed=allowed)
     requests = [Request(m.kb, long_forms.get(m.text, m.text), o.context, o.evidence) for m, o in zip(mentions, found.mentions)]
     return TextRequests(requests, found.organisms)
 

@@ -75,3 +75,26 @@ def test_settings_from_dict():
         AssignerSettings(caption_weight=-1)
     doc_prior = OrganismAssigner(settings).assign_text("Akt", [(0, 3)])
     assert doc_prior.spans[0].taxon == 10090
+
+
+def test_figure_panels_are_closer_evidence_than_the_article(nlp):
+    panel = doc_with(nlp, "B, Lysates were blotted for AKT1.", ["AKT1"])
+    article = ["Xenografts in nude mice.", "Tumour volumes of mice."]
+    assert OrganismAssigner().assign(panel, article_texts=article).spans[0].taxon == 10090
+    with_figure = OrganismAssigner().assign(panel, article_texts=article,
+                                            figure_texts=["A, Viability of human HeLa cells."])
+    assert with_figure.spans[0].taxon == 9606
+    assert any("figure's other panels" in e for e in with_figure.spans[0].evidence)
+    assert 9606 in with_figure.organisms and 10090 in with_figure.organisms
+    silent = OrganismAssigner(AssignerSettings(figure_weight=0.0)).assign(
+        panel, article_texts=article, figure_texts=["A, Viability of human HeLa cells."])
+    assert silent.spans[0].taxon == 10090  # the level has its own weight
+
+
+def test_figure_counts_equal_figure_texts(nlp):
+    assigner = OrganismAssigner()
+    panel = doc_with(nlp, "C, Akt levels.", ["Akt"])
+    texts = ["A, Yeast cells.", "B, yeast strains"]
+    by_texts = assigner.assign(panel, figure_texts=texts).spans[0]
+    by_counts = assigner.assign(panel, figure_counts=assigner.article_counts(texts)).spans[0]
+    assert by_texts.taxon == by_counts.taxon == 559292 and by_texts.scores == by_counts.scores

@@ -84,3 +84,14 @@ def test_bad_files_raise_artifact_error(tmp_path, content, problem):
 def test_missing_cellosaurus_file(tmp_path):
     with pytest.raises(ArtifactError, match="not found"):
         CellLineTable.from_cellosaurus(tmp_path / "missing.tsv.gz")
+
+
+def test_find_a_name_glued_to_cells(cell_lines):
+    assert found(cell_lines, "lysates of HeLacells and U2OScells") == [("HeLa", (9606,)), ("U2OS", (9606,))]
+    assert found(cell_lines, "Jurkatcell") == [("Jurkat", (9606,))]
+
+
+def test_find_skips_a_digit_name_that_ends_a_hyphenated_word(cell_lines):
+    assert found(cell_lines, "HA-NIH-3T3 cells") == [("NIH-3T3", (10090,))]
+    assert found(cell_lines, "HA‐BCL‐3T3 cells") == []  # a construct's name, not the line 3T3
+    assert found(cell_lines, "GFP-HeLa cells") == [("HeLa", (9606,))]

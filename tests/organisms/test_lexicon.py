@@ -61,3 +61,12 @@ def test_reporters_and_names():
     assert organism_name(MOUSE) == "mouse" and organism_name(123) == "taxon 123"
     assert canonical_taxon(4932) == YEAST and canonical_taxon(9606) == HUMAN
     assert {HUMAN, MOUSE, RAT, YEAST, ECOLI, FLY}.issubset(known_taxa())
+
+
+def test_species_word_glued_to_the_next_word():
+    hits = list(find_species_words("sections of humanlung and mousefibroblasts"))
+    assert [(h.taxon, h.label) for h in hits] == [(9606, "word 'human' (glued to 'lung')"),
+                                                 (10090, "word 'mouse' (glued to 'fibroblasts')")]
+    assert hits[0].start == 12 and hits[0].end == 17
+    assert taxa("humanized mice") == [10090]  # an ordinary word stays one
+    assert taxa("humane endpoints, a mouseIgG control, mousetrap") == []

@@ -18,7 +18,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 PathLike = Union[str, Path]
 
@@ -178,6 +178,34 @@ def group_by_article(captions: Sequence[Caption]) -> Dict[str, List[Caption]]:
     for cap in captions:
         out[cap.pmc_id].append(cap)
     return dict(out)
+
+
+def figure_of(caption_id: str) -> str:
+    """The figure of a Bio-ID panel caption: its id up to the first '-' (`Figure_1-E-F`, `Figure_1-AB` →
+    `Figure_1`); an id without a panel suffix is its own figure."""
+    return caption_id.split("-", 1)[0]
+
+
+class CaptionContext(NamedTuple):
+    """The organism context of one caption: the other texts of its article and of its figure's panels."""
+
+    article_texts: List[str]
+    figure_texts: List[str]
+
+
+def caption_contexts(captions: Sequence[Caption]) -> List[CaptionContext]:
+    """RETURNS (List[CaptionContext]): per caption, in order, the texts of the other captions of its article
+    and, among those, of the other panels of its figure (`figure_of`)."""
+    articles = defaultdict(list)
+    for i, cap in enumerate(captions):
+        articles[cap.pmc_id].append(i)
+    out = []
+    for i, cap in enumerate(captions):
+        others = [j for j in articles[cap.pmc_id] if j != i]
+        figure = figure_of(cap.caption_id)
+        out.append(CaptionContext([captions[j].text for j in others],
+                                  [captions[j].text for j in others if figure_of(captions[j].caption_id) == figure]))
+    return out
 
 
 def read_secondary_map(path: PathLike) -> Dict[str, str]:

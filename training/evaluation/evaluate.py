@@ -17,7 +17,7 @@ import typer
 from wasabi import msg
 
 from training.evaluation.baselines import BASELINES, Ranker, Reference, build_baseline, read_reference
-from training.common.bioid import (BioIDFormatError, Query, kb_queries, read_equivalences,
+from training.common.bioid import (BioIDFormatError, caption_contexts, Query, kb_queries, read_equivalences,
                                    read_captions, read_mentions, read_secondary_map)
 from spacy_nseen.progress import Progress
 from training.evaluation.frequent_mentions import frequent_mentions
@@ -209,18 +209,15 @@ def organism_evidence(captions: Path, mentions: Path, cell_lines: Optional[Path]
 
     assigner = OrganismAssigner(cell_lines=CellLineTable.from_disk(cell_lines) if cell_lines else None)
     texts = read_captions(captions, mentions)
-    by_article: Dict[str, List[str]] = {}
-    for caption in texts:
-        by_article.setdefault(caption.pmc_id, []).append(caption.text)
     contexts: Dict[Tuple[str, str, int, int], Any] = {}
-    for caption in texts:
+    for caption, context in zip(texts, caption_contexts(texts)):
         routed = [m for m in caption.mentions if m.entity_type in ("protein", "gene")]
         if not routed:
             continue
-        article = [t for t in by_article[caption.pmc_id] if t != caption.text]
         # The component's predict path (its organism part: the abbreviations are the article's, see --abbreviations).
         prepared = prepare_requests(caption.text, [Mention(m.start, m.end, m.text, "uniprot") for m in routed],
-                                    lambda kb: True, assigner, expand_abbreviations=False, article_texts=article)
+                                    lambda kb: True, assigner, expand_abbreviations=False,
+                                    article_texts=context.article_texts, figure_texts=context.figure_texts)
         for m, request in zip(routed, prepared.requests):
             contexts[(m.pmc_id, m.caption_id, m.start, m.end)] = request.context
 
@@ -268,7 +265,7 @@ def main(
                                             help="Bio-ID captions TSV (default: --mentions with 'mentions' replaced by 'captions' in the file name)"),
     organisms: bool = typer.Option(
         False, "--organisms/--no-organisms",
-        help="Give the linkers each mention's organism, assigned from its caption and article (multi-organism "
+        help="Give the linkers each mention's organism, assigned from its caption, figure panels and article (multi-organism "
              "reference sets; needs --captions), and break Hits@1 down by the gold id's organism"),
     cell_lines: Optional[Path] = typer.Option(None, "--cell-lines", help="Cell line table for --organisms"),
     headline: Optional[Path] = typer.Option(None, "--headline", help="Write headline figures into this JSON (results/headline.json)"),

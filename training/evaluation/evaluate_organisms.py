@@ -1,8 +1,8 @@
 """Evaluate organism assignment on a Bio-ID mentions + captions file (any split).
 
 For every gold mention with UniProt ids, the assigner (`spacy_nseen.organisms`) decides a taxon from the
-caption (a Doc of `spacy.blank("en")` with the gold UniProt spans as the mentions) and the article's other
-captions; it is compared with the organism of the gold accession(s): human accessions of
+caption (a Doc of `spacy.blank("en")` with the gold UniProt spans as the mentions), the other panels of its
+figure (`figure_of`) and the article's other captions; it is compared with the organism of the gold accession(s): human accessions of
 `uniprot/names.tsv.gz` → 9606, `uniprot_other/names_by_organism.tsv.gz` → its taxon_id, a `--taxa` TSV
 (kb_id<TAB>taxon_id) for more; other accessions are "other". Accuracy is over the mentions whose gold
 organism is covered (9606, 10090, 10116, 559292, 83333), per occurrence.
@@ -29,7 +29,7 @@ from wasabi import msg
 from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
-from training.common.bioid import BioIDFormatError, Caption, gold_ids, group_by_article, read_captions
+from training.common.bioid import BioIDFormatError, Caption, figure_of, gold_ids, group_by_article, read_captions
 from training.evaluation.evaluate import select_documents
 from training.common.headline import update_headline
 
@@ -104,14 +104,18 @@ def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapp
     for pmc_id, caps in articles.items():
         counts = [assigner.scan(c.text).counts() for c in caps] if use_article else []
         total: Counter = Counter()
-        for c in counts:
+        figures: Dict[str, Counter] = {}
+        for cap, c in zip(caps, counts):
             total.update(c)
+            figures.setdefault(figure_of(cap.caption_id), Counter()).update(c)
         for i, cap in enumerate(caps):
             mentions = [(m, gold_ids(m, "uniprot")) for m in cap.mentions]
             mentions = [(m, g) for m, g in mentions if g]
             if not mentions:
                 continue
             article = {t: v - counts[i].get(t, 0.0) for t, v in total.items()} if use_article else {}
+            figure = ({t: v - counts[i].get(t, 0.0) for t, v in figures[figure_of(cap.caption_id)].items()}
+                      if use_article else {})
             if build_docs:
                 doc = nlp.make_doc(cap.text)
                 spans = [doc.char_span(m.start, m.end, alignment_mode="expand") for m, _ in mentions]
@@ -119,11 +123,13 @@ def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapp
                     raise BioIDFormatError(f"{cap.caption_id}: a gold mention is not a character span.")
                 doc.ents = spacy.util.filter_spans(spans)
                 start = time.process_time()
-                result = assigner.assign(doc, spans, organisms=organisms, article_counts=article)
+                result = assigner.assign(doc, spans, organisms=organisms, article_counts=article,
+                                         figure_counts=figure)
             else:
                 start = time.process_time()
                 result = assigner.assign_text(cap.text, [(m.start, m.end) for m, _ in mentions],
-                                              organisms=organisms, article_counts=article)
+                                              organisms=organisms, article_counts=article,
+                                              figure_counts=figure)
             seconds += time.process_time() - start
             for (m, gold), pred in zip(mentions, result.spans):
                 n_mentions += 1
@@ -237,7 +243,7 @@ def main(
         None, "--held-out", help="FRACTION:SEED: only the dev articles that training.ner.ner_corpus holds out "
                                  "with --dev-fraction FRACTION --seed SEED (e.g. 0.1:0)"),
     settings: str = typer.Option("", "--set", help="Assigner settings, e.g. near_weight=8,form_weight=0.5"),
-    no_article: bool = typer.Option(False, "--no-article", help="Don't use the other captions"),
+    no_article: bool = typer.Option(False, "--no-article", help="Don't use the other captions (article and figure)"),
     headline: Optional[Path] = typer.Option(None, "--headline",
                                             help="Merge organism_accuracy into this headline JSON"),
 ) -> None:

@@ -42,7 +42,7 @@ from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 from wasabi import msg
 
-from training.common.bioid import BioIDFormatError, Mention, gold_ids, read_secondary_map
+from training.common.bioid import BioIDFormatError, CaptionContext, Mention, figure_of, gold_ids, read_secondary_map
 from training.common.bioid_scoring import (CATEGORY_OF_TYPE, EquivalenceClasses, GoldMention, SpanKey, caption_scores, category_of,
                                            gold_by_span, prf, span_scores, to_curie)
 from .evaluate import in_document_half
@@ -125,26 +125,36 @@ def reference_ids(linker) -> Dict[str, Set[str]]:
     return {kb: set(linker.linkers[kb].reference_set.kb_ids) for kb in linker.kb_names if kb in linker.linkers}
 
 
-def article_texts(docs: Sequence[Doc]) -> List[List[str]]:
-    """RETURNS (List[List[str]]): per doc, the texts of the other docs of its article (`user_data["pmc_id"]`)."""
+def doc_contexts(docs: Sequence[Doc]) -> List[CaptionContext]:
+    """RETURNS (List[CaptionContext]): per doc, the texts of the other docs of its article (`user_data["pmc_id"]`)
+    and of its figure's other panels (`user_data["caption_id"]`, see `figure_of`)."""
     by_article: Dict[str, List[int]] = defaultdict(list)
     for i, doc in enumerate(docs):
         by_article[str(doc.user_data.get("pmc_id", i))].append(i)
-    return [[docs[j].text for j in by_article[str(doc.user_data.get("pmc_id", i))] if j != i] for i, doc in enumerate(docs)]
+    out = []
+    for i, doc in enumerate(docs):
+        others = [j for j in by_article[str(doc.user_data.get("pmc_id", i))] if j != i]
+        caption_id = doc.user_data.get("caption_id")
+        figure = [j for j in others if caption_id is not None
+                  and figure_of(str(docs[j].user_data.get("caption_id", ""))) == figure_of(str(caption_id))]
+        out.append(CaptionContext([docs[j].text for j in others], [docs[j].text for j in figure]))
+    return out
 
 
-def with_article_texts(docs: List[Doc], texts: Optional[List[List[str]]]) -> List[Doc]:
-    """Give each doc the other texts of its article as organism evidence (`doc._.article_texts`, when the
-    pipeline's linker registers it), as a caller with whole articles would."""
+def with_contexts(docs: List[Doc], texts: Optional[List[CaptionContext]]) -> List[Doc]:
+    """Give each doc the other texts of its article and figure as organism evidence (`doc._.article_texts`,
+    `doc._.figure_texts`, when the pipeline's linker registers them), as a caller with whole articles would."""
     if texts is not None and Doc.has_extension("article_texts"):
-        for doc, others in zip(docs, texts):
-            doc._.article_texts = others
+        for doc, context in zip(docs, texts):
+            doc._.article_texts = context.article_texts
+            if Doc.has_extension("figure_texts"):
+                doc._.figure_texts = context.figure_texts
     return docs
 
 
 def bioid_views(nlp: Language, linker, gold_docs: List[Doc], pred_docs: List[Doc], mentions: List[GoldMention],
                 equiv: EquivalenceClasses, taxa: Optional[Dict[str, int]],
-                batch_size: int, article_of: Optional[List[List[str]]] = None) -> Tuple[Dict[str, object], Dict[SpanKey, SpanOutput]]:
+                batch_size: int, article_of: Optional[List[CaptionContext]] = None) -> Tuple[Dict[str, object], Dict[SpanKey, SpanOutput]]:
     """The end-to-end and linking-only scores as Bio-ID's scorer counts them (span and caption level).
 
     RETURNS: the scores, and the linker's answer on every gold span (for the earlier linking-only view).
@@ -169,7 +179,7 @@ def bioid_views(nlp: Language, linker, gold_docs: List[Doc], pred_docs: List[Doc
                 spans[m.key] = label
     span_docs, span_keys = gold_span_docs(nlp, [d.text for d in gold_docs], spans)
     if article_of is not None:
-        with_article_texts(span_docs, [article_of[keys[0][0]] if keys else [] for keys in span_keys])
+        with_contexts(span_docs, [article_of[keys[0][0]] if keys else CaptionContext([], []) for keys in span_keys])
     linked: Dict[SpanKey, SpanOutput] = {}
     for doc, keys in zip(run_without_ner(nlp, span_docs, batch_size), span_keys):
         for ent, key in zip(doc.ents, keys):
@@ -299,8 +309,8 @@ def evaluate_pipeline(
 
     # end to end
     t_pipe = time.time()
-    article_of = article_texts(gold_docs) if article_context else None
-    docs = with_article_texts([nlp.make_doc(d.text) for d in gold_docs], article_of)
+    article_of = doc_contexts(gold_docs) if article_context else None
+    docs = with_contexts([nlp.make_doc(d.text) for d in gold_docs], article_of)
     pred_docs = list(progress_iter(nlp.pipe(docs, batch_size=batch_size),
                                    "pipeline on the dev docs", total=len(gold_docs), unit="docs"))
     pipe_seconds = time.time() - t_pipe

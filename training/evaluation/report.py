@@ -45,7 +45,7 @@ def markdown(results: Dict[str, Any]) -> str:
                   f"The unique unit is the (mention text, searched string, gold ids) triple: "
                   f"{c['unique_triples_in_kb']} in-KB triples.", ""]
     if results.get("organisms"):
-        lines += [f"Organisms: each occurrence's organism is assigned from its caption and article "
+        lines += [f"Organisms: each occurrence's organism is assigned from its caption, its figure's other panels and its article "
                   f"(`{results['organisms']}`) and given to the nseen systems (per occurrence; the unique-pair "
                   f"unit ranks each string without it).", ""]
     header = ["system"] + [f"H@{k}" for k in KS]

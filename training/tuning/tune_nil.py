@@ -35,7 +35,7 @@ from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, r
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.organisms.cell_lines import CellLineTable
 
-from training.common.bioid import read_captions, read_secondary_map
+from training.common.bioid import caption_contexts, read_captions, read_secondary_map
 from training.common.bioid_scoring import EquivalenceClasses, category_of, to_curie
 from training.common.data_errors import run_cli
 from training.evaluation.evaluate import select_documents
@@ -73,19 +73,15 @@ def collect(
     equivalence: EquivalenceClasses,
 ) -> Dict[str, Dict[str, list]]:
     """Link every routed gold mention of the captions; per reference set: logits, labels and kinds."""
-    by_article: Dict[str, List[str]] = defaultdict(list)
-    for caption in captions:
-        by_article[caption.pmc_id].append(caption.text)
     out: Dict[str, Dict[str, list]] = {kb: defaultdict(list) for kb in linkers}
-    for caption in captions:
+    for caption, context in zip(captions, caption_contexts(captions)):
         mentions = [m for m in caption.mentions if ROUTES.get(m.entity_type) in linkers]
         if not mentions:
             continue
         # The component's predict path: abbreviations, the organisms of the mentions of sets with taxa, link.
-        article = [t for t in by_article[caption.pmc_id] if t != caption.text]
         prepared = prepare_requests(caption.text, [Mention(m.start, m.end, m.text, ROUTES[m.entity_type]) for m in mentions],
                                     lambda kb: linkers[kb].reference_set.entity_taxa is not None, assigner,
-                                    article_texts=article)
+                                    article_texts=context.article_texts, figure_texts=context.figure_texts)
         for kb in linkers:
             routed = [(m, r) for m, r in zip(mentions, prepared.requests) if r.kb == kb]
             if not routed:

@@ -26,6 +26,7 @@ from training.evaluation.evaluate_organisms import _mirror, evaluate, read_taxa
 GRID: Dict[str, Tuple[float, ...]] = {
     "article_weight": (1.5, 0.75, 1.0, 2.0, 3.0),
     "caption_weight": (2.0, 1.0, 3.0, 4.0),
+    "figure_weight": (1.0, 0.5, 1.5, 2.0),
     "sentence_weight": (3.0, 1.5, 5.0),
     "near_weight": (8.0, 4.0, 12.0),
     "form_weight": (0.5, 0.25, 1.0, 1.5),

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from training.common.bioid import (BioIDFormatError, group_by_article, kb_queries, read_captions,
-                                   read_equivalences, read_mentions, read_secondary_map)
+from training.common.bioid import (BioIDFormatError, Caption, caption_contexts, figure_of, group_by_article,
+                                   kb_queries, read_captions, read_equivalences, read_mentions, read_secondary_map)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
 
@@ -66,3 +66,20 @@ def test_missing_and_corrupt_files(tmp_path):
         read_mentions(wrong)
     with pytest.raises(ValueError, match="Unknown KB"):
         kb_queries([], "hgnc")
+
+
+@pytest.mark.parametrize("caption_id,figure", [("140041 Figure_1-A", "140041 Figure_1"),
+                                               ("140041 Figure_1-E-F", "140041 Figure_1"),
+                                               ("2542474 Figure_2.-G", "2542474 Figure_2."),
+                                               ("3661710 figf5-AB", "3661710 figf5"), ("77 Figure_3", "77 Figure_3")])
+def test_figure_of_strips_the_panel(caption_id, figure):
+    assert figure_of(caption_id) == figure
+
+
+def test_caption_contexts_split_article_and_figure():
+    caps = [Caption("train", "1", "1 Figure_1-A", "a"), Caption("train", "1", "1 Figure_1-B", "b"),
+            Caption("train", "1", "1 Figure_2-A", "c"), Caption("train", "2", "2 Figure_1-A", "d")]
+    contexts = caption_contexts(caps)
+    assert contexts[0].article_texts == ["b", "c"] and contexts[0].figure_texts == ["b"]
+    assert contexts[2].article_texts == ["a", "b"] and contexts[2].figure_texts == []
+    assert contexts[3].article_texts == [] and contexts[3].figure_texts == []
