@@ -172,11 +172,12 @@ METHOD_AFTER: Pattern[str] = re.compile(
 
 # A species word glued to the next word, as text whose formatting was stripped often reads (`humanlung`,
 # `mousefibroblasts`, `humanPMNs`); not when the rest makes an ordinary word (`humanized`, `humane`).
-GLUED_WORD: Pattern[str] = re.compile(r"(?<![\w/-])(human|mouse|murine)(?=[^\W\d_]{3,})", re.IGNORECASE)
+GLUED_WORD: Pattern[str] = re.compile(r"(?<![\w/-])(human|mouse|murine|rats?)(?=[^\W\d_]{3,})", re.IGNORECASE)
 GLUED_NOT: Pattern[str] = re.compile(
-    r"(?:i[sz](?:e|ed|es|ing|ations?)|it(?:y|ies|arian)|e(?:ly|ness)?|kind|oids?|ly|ness|trap)(?![^\W\d_])",
+    r"(?:i[sz](?:e|ed|es|ing|ations?)|it(?:y|ies|arian)|e(?:ly|ness)?|kind|oids?|ly|ness|trap"  # human-, mouse-
+    r"|io(?:s|metric|nal\w*|nale)?|ion(?:s|al\w*|ale)?|her|ing|e[sd]?|tle\w*|ifi\w*)(?![^\W\d_])",  # ratio, rather
     re.IGNORECASE)
-GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE}
+GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE, "rat": RAT, "rats": RAT}
 
 # Genotype notations of one organism (with substrings that must occur for the regex to match): yeast deletions `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl`
 # and knockouts `Atg5−/−` of mouse genetics.
@@ -281,7 +282,7 @@ def find_species_words(text: str) -> Iterator[SpeciesHit]:
         kind = "cells" if key in PRIMARY_CELLS else "word"
         last_end = m.end()
         yield SpeciesHit(m.start(), m.end(), entry[0], entry[1], f"{kind} '{m.group(0)}'")
-    if "human" in lower or "mouse" in lower or "murine" in lower:
+    if any(w in lower for w in ("human", "mouse", "murine", "rat")):
         yield from _glued_words(text)
     for needles, regex, taxon, strength, what in GENOTYPES:
         if not any(n in text for n in needles):  # cheap test before the regex

@@ -70,3 +70,5 @@ def test_species_word_glued_to_the_next_word():
     assert hits[0].start == 12 and hits[0].end == 17
     assert taxa("humanized mice") == [10090]  # an ordinary word stays one
     assert taxa("humane endpoints, a mouseIgG control, mousetrap") == []
+    assert taxa("ratliverlysosomes and Rathippocampal neurons") == [10116, 10116]
+    assert taxa("ratios, Ratiometric, rather, rates, rated, rational") == []
