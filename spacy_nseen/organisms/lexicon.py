@@ -128,6 +128,7 @@ PRIMARY_CELLS: Dict[str, Tuple[int, float]] = {
     "imr90": (HUMAN, 1.0), "wi38": (HUMAN, 1.0), "oocytes": (XENOPUS, 0.3),
     "embryonic fibroblasts": (MOUSE, 0.6), "thymocytes": (MOUSE, 0.4), "splenocytes": (MOUSE, 0.4),
     "s2 cells": (FLY, 1.0), "sf9": (INSECT_SF, 1.0), "sf21": (INSECT_SF, 1.0),
+    "293 cells": (HUMAN, 1.0), "293 cell": (HUMAN, 1.0),  # HEK 293, written as its number (no digit-only cell line names)
 }
 
 # Proteins whose name says their organism (reporters and tags): (taxon, strength), matched on the
@@ -235,8 +236,9 @@ _WORD_RE = _alternation(_WORD_TABLE, re.IGNORECASE)
 _CASED_RE = _alternation(CASED_WORDS, 0)
 _WORD_FIRSTS = _first_words(_WORD_TABLE, fold=True)
 _CASED_FIRSTS = _first_words(CASED_WORDS, fold=False)
-# Candidate starts: a word not preceded by a letter, digit, `/` or `-` (`anti-mouse` is handled apart).
-_WORD_START = re.compile(r"(?<![\w/-])(?:[^\W\d_]\.|[^\W\d_][^\W_]*)")
+# Candidate starts: a word (or a number: `293 cells`) not preceded by a letter, digit, `/` or `-` (`anti-mouse` is
+# handled apart).
+_WORD_START = re.compile(r"(?<![\w/-])(?:[^\W\d_]\.|[^\W_][^\W_]*)")
 _SPACES = re.compile(r"[\s-]+")
 
 

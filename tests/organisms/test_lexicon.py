@@ -72,3 +72,8 @@ def test_species_word_glued_to_the_next_word():
     assert taxa("humane endpoints, a mouseIgG control, mousetrap") == []
     assert taxa("ratliverlysosomes and Rathippocampal neurons") == [10116, 10116]
     assert taxa("ratios, Ratiometric, rather, rates, rated, rational") == []
+
+
+def test_hek_293_written_as_its_number():
+    assert [(h.taxon, h.label) for h in find_species_words("(D) 293 cells were treated")] == [(9606, "cells '293 cells'")]
+    assert taxa("1293 cells, 293T, in 293 and") == []
