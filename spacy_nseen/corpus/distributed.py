@@ -9,13 +9,19 @@ from .worker import ShardResult, ShardTask, annotate_shard
 IN_FLIGHT_PER_WORKER = 2
 # Dask's statistical profiler walks the task thread's stack every 10 ms: on the pipeline's deep call stacks
 # that cost ~40 % more CPU per text; the 20 ms event-loop tick and 100 ms memory monitor take the GIL from
-# the task thread (measured with `training.benchmark.benchmark_scale`). Start the workers of a real cluster with
-# DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL=1s
-# DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL=1s for the same effect.
+# the task thread. Dask's nannies also start each worker with MALLOC_TRIM_THRESHOLD_=65536, which turns off
+# glibc's adaptive malloc thresholds: the pipeline's arrays are then unmapped and faulted in again on every
+# batch (8× the page faults, ~20 % more CPU per text); None leaves glibc's defaults, as in a process pool
+# (measured with `training.benchmark.benchmark_scale` and `training.experiments.dask_overhead`). Start the
+# workers of a real cluster with DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False
+# DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL=1s DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL=1s and a Dask
+# config file (DASK_CONFIG) with `distributed: {nanny: {pre-spawn-environ: {MALLOC_TRIM_THRESHOLD_: null}}}`
+# for the same effect.
 WORKER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
     "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
 }
 INSTALL_HINT = 'the distributed engine needs Dask: pip install "spacy-nseen[distributed]"'
 

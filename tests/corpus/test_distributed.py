@@ -1,4 +1,5 @@
 """A real local Dask cluster (2 worker processes) against the single-process run."""
+import os
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,12 @@ from spacy_nseen.corpus.distributed import DaskEngine  # noqa: E402
 def test_local_cluster_matches_single_process_and_resumes(tmp_path: Path, tiny_pipeline: str, write_jsonl):
     corpus = write_jsonl(tmp_path / "c.jsonl", 50, extra=b"{not json\n")
     single = annotate_corpus(corpus, tmp_path / "one", tiny_pipeline, shard_size=6, output_format="bioc-xml", progress=False)
+    trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
     engine = DaskEngine(tiny_pipeline, n_workers=2, output_format="bioc-xml")
     try:
+        # no MALLOC_TRIM_THRESHOLD_ from Dask's nannies: not in the workers, not leaked into this process
+        assert os.environ.get("MALLOC_TRIM_THRESHOLD_") == trim
+        assert set(engine.client.run(lambda: __import__("os").environ.get("MALLOC_TRIM_THRESHOLD_")).values()) == {trim}
         assert engine.n_workers == 2 and len(engine.worker_pids()) == 2
         profiling = engine.client.run(lambda: __import__("dask").config.get("distributed.worker.profile.enabled"))
         assert set(profiling.values()) == {False}  # the stack profiler is off in the local cluster's workers
