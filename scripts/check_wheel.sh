@@ -51,7 +51,8 @@ case "$mode" in
         deps_site="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
         venv_site="$("$venv_python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
         echo "$deps_site" > "$venv_site/_nseen_check_deps.pth"
-        "${pip[@]}" --no-index --no-deps "$tmp_src"/dist/*.whl "$wheel"
+        # --ignore-installed: a copy of either package in the reused site-packages must not stand in for these
+        "${pip[@]}" --no-index --no-deps --ignore-installed "$tmp_src"/dist/*.whl "$wheel"
         "$venv_python" -m pip check --disable-pip-version-check | grep -iE "spacy-nseen|${package//_/-}" && {
             echo "unmet requirements of the wheel (above)" >&2; exit 1; } || true
         ;;

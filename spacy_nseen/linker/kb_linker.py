@@ -11,7 +11,7 @@ decision, `signals.nil`).
 import copy
 from collections import OrderedDict
 from pathlib import Path
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy
 from thinc.api import Model
@@ -78,9 +78,10 @@ class KnowledgeBaseLinker:
         # Per-entity values for exact_tie_break="prior" (e.g. ChEBI star levels; see exact_ranking).
         self.entity_prior: Optional[numpy.ndarray] = None
         # The NIL decision (None: the best candidate's score is the link's score) and the entities'
-        # cross-references, both saved with the linker (see nil_decision, xrefs).
+        # cross-references (a dict, or the XrefTable of a loaded linker), both saved with the linker (see
+        # nil_decision, xref_table).
         self.nil_model: Optional["NilModel"] = None
-        self.xrefs: Dict[str, Dict[str, str]] = {}
+        self.xrefs: Mapping[str, Dict[str, str]] = {}
 
     @classmethod
     def build(

@@ -2,8 +2,9 @@
 
 Layout: `linker.json`, `encoder.safetensors`, `char_vocab.json`, `encoder.json`, `reference.tsv.gz`,
 `names.ann` (+ `names.ann.json`), `tfidf.npz` (optional), `lookup.npz` (optional), `nil_model.json` (optional,
-see `nil_decision`), `xrefs.tsv.gz` (optional, see `xrefs`), `entity_prior.npz` (optional: the per-entity prior
-of `exact_tie_break="prior"`). Nothing is unpickled on load.
+see `nil_decision`), `xrefs.npz` (optional, see `xref_table`; directories saved before it have `xrefs.tsv.gz`,
+which loads slowly, with a warning), `entity_prior.npz` (optional: the per-entity prior of
+`exact_tie_break="prior"`). Nothing is unpickled on load.
 
 The settings in `linker.json` are a record of those the linker was saved with, and the settings of a linker
 loaded on its own (`KnowledgeBaseLinker.from_disk`). In a pipeline the component's config is the one source of
@@ -16,7 +17,7 @@ before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.np
 import json
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy
 from thinc.api import Model
@@ -29,7 +30,8 @@ from ..retrieval.exact_names import ExactNameIndex
 from .settings import LinkerSettings
 from ..retrieval.name_index import AnnoyNameIndex
 from .nil_decision import NIL_MODEL_FILE, NilModel
-from ..reference.xrefs import XREFS_FILE, read_xrefs, write_xrefs
+from ..reference.xref_table import XREF_TABLE_FILE, load_xref_table, save_xref_table
+from ..reference.xrefs import XREFS_FILE, read_xrefs
 from ..retrieval.char_tfidf import CharNgramTfidf
 from ..retrieval.word_tfidf import NameTokenIndex
 from ..reference.reference_set import ReferenceSet
@@ -69,12 +71,14 @@ def save_linker(linker: "KnowledgeBaseLinker", directory: Union[str, Path]) -> N
         tfidf_path.unlink()
     prior = linker.entity_prior
     for filename, part, write in ((NIL_MODEL_FILE, linker.nil_model, lambda p: linker.nil_model.to_disk(p)),
-                                  (XREFS_FILE, linker.xrefs, lambda p: write_xrefs(linker.xrefs, p)),
+                                  (XREF_TABLE_FILE, linker.xrefs, lambda p: save_xref_table(linker.xrefs, p)),
                                   (ENTITY_PRIOR_FILE, prior is not None, lambda p: save_entity_prior(prior, p))):
         if part:
             write(directory / filename)
         elif (directory / filename).exists():
             (directory / filename).unlink()
+    if (directory / XREFS_FILE).exists():  # the TSV of a directory saved before xrefs.npz
+        (directory / XREFS_FILE).unlink()
     meta = {
         "format_version": ARTIFACT_FORMAT_VERSION,
         "spacy_nseen_version": __version__,
@@ -151,11 +155,22 @@ def read_linker_parts(
                              "nil_model": None, "xrefs": {}, "entity_prior": None}
     if (directory / NIL_MODEL_FILE).exists():
         parts["nil_model"] = NilModel.from_disk(directory / NIL_MODEL_FILE)
-    if (directory / XREFS_FILE).exists():
-        parts["xrefs"] = read_xrefs(directory / XREFS_FILE)
+    parts["xrefs"] = _read_xrefs(directory)
     if (directory / ENTITY_PRIOR_FILE).exists():
         parts["entity_prior"] = load_entity_prior(directory / ENTITY_PRIOR_FILE, reference.n_entities)
     return parts
+
+
+def _read_xrefs(directory: Path) -> Mapping[str, Dict[str, str]]:
+    """RETURNS (Mapping[str, Dict[str, str]]): the saved cross-references (`xrefs.npz`, or the TSV of an older
+    directory, with a warning), or {}."""
+    if (directory / XREF_TABLE_FILE).exists():
+        return load_xref_table(directory / XREF_TABLE_FILE)
+    if (directory / XREFS_FILE).exists():
+        warnings.warn(f"{directory} has {XREFS_FILE} but no {XREF_TABLE_FILE}: loading is slow (the TSV is parsed). "
+                      f"Save the linker again to write it.", stacklevel=4)
+        return read_xrefs(directory / XREFS_FILE)
+    return {}
 
 
 def save_entity_prior(prior: numpy.ndarray, path: Union[str, Path]) -> None:

@@ -1,7 +1,6 @@
 """Cell line → species: a compact table built from Cellosaurus, and a matcher for captions.
 
-The table is a gzip JSON file (no pickle): `{"format": FORMAT, "version": VERSION, "source": ...,
-"names": {key: [[taxon, n_lines], ...]}, "confusable": [key, ...]}`, one key per cell line name or synonym, normalised by
+The table (saved as gzip JSON in columns, see `cell_line_file`) has one key per cell line name or synonym, normalised by
 `cell_line_key` (case-folded, only letters and digits: `NIH/3T3`, `NIH 3T3` and `nih3t3` share a key).
 A name of cell lines of several species keeps every taxon, the most frequent first (ties: the taxon of the
 oldest accession, so `PC-12` → rat before the rare human line of that name). Names that are also protein or
@@ -10,8 +9,6 @@ Primary cells (MEFs, BMDMs) are not Cellosaurus lines: see `lexicon.PRIMARY_CELL
 """
 import csv
 import gzip
-import io
-import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -19,9 +16,10 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from ..errors import ArtifactError
+from .cell_line_file import FORMAT, VERSION, CellLineColumns, columns_from_names, read_columns, write_columns
 
-FORMAT = "spacy_nseen.cell_lines"
-VERSION = 1
+__all__ = ["FORMAT", "VERSION", "CellLineHit", "CellLineTable", "build_table", "cell_line_key", "looks_like_cell_line",
+           "name_starts", "read_cellosaurus"]
 PathLike = Union[str, Path]
 
 # Species of Cellosaurus rows that the mirror left without a taxon id (NCBI Taxonomy ids).
@@ -124,28 +122,46 @@ def read_cellosaurus(path: PathLike) -> Iterator[Dict[str, str]]:
 class CellLineTable:
     """Cell line names → taxa, with a matcher over free text."""
 
-    def __init__(self, names: Dict[str, List[List[int]]], source: str = "",
-                 confusable: Iterable[str] = ()) -> None:
+    def __init__(self, columns: CellLineColumns) -> None:
+        """columns (CellLineColumns): the table (see `from_names`, `cell_line_file`); its `starts` are derived if None."""
+        self.source = columns.source
+        self._columns = columns
+        self._index: Dict[str, int] = dict(zip(columns.keys, range(len(columns.keys))))
+        self.confusable: Set[str] = set(columns.confusable) & self._index.keys()
+        if columns.starts is None:
+            columns.starts = sorted(name_starts(columns.keys) - self._index.keys())
+        self._starts: Set[str] = set(columns.starts)
+        self._starts.update(columns.keys)
+
+    @classmethod
+    def from_names(cls, names: Dict[str, List[List[int]]], source: str = "",
+                   confusable: Iterable[str] = ()) -> "CellLineTable":
         """names (Dict[str, List[List[int]]]): key → [[taxon, n_lines], ...] (see `build_table`).
         source (str): Where the table came from. confusable (Iterable[str]): keys that are also protein
             or chemical names (read as a cell line only before "cells").
         """
-        self.names = names
-        self.source = source
-        self.confusable: Set[str] = set(confusable) & set(names)
-        self._taxa: Dict[str, Tuple[int, ...]] = {k: tuple(t for t, _ in v) for k, v in names.items()}
-        self._starts: Set[str] = set()
-        for key in names:  # text tokens a name can start with: `HEK 293T` → "hek", "hek293", ...
-            cuts = [m.start() for m in _LETTER_DIGIT.finditer(key)]
-            self._starts.update(key[:c] for c in cuts if c >= 2 and not key[:c].isdigit())
-            self._starts.add(key)
+        return cls(columns_from_names(names, list(confusable), source))
+
+    @property
+    def names(self) -> Dict[str, List[List[int]]]:
+        """RETURNS (Dict[str, List[List[int]]]): key → [[taxon, n_lines], ...], most lines first."""
+        c = self._columns
+        return {key: [[c.taxa[j], c.n_lines[j]] for j in range(c.offsets[i], c.offsets[i + 1])]
+                for i, key in enumerate(c.keys)}
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self._index)
+
+    def _taxa(self, key: str) -> Tuple[int, ...]:
+        i = self._index.get(key)
+        if i is None:
+            return ()
+        offsets = self._columns.offsets
+        return tuple(self._columns.taxa[offsets[i]:offsets[i + 1]])
 
     def lookup(self, name: str) -> Tuple[int, ...]:
         """RETURNS (Tuple[int, ...]): The taxa of the cell lines called `name` (best first), or ()."""
-        return self._taxa.get(cell_line_key(name), ())
+        return self._taxa(cell_line_key(name))
 
     @classmethod
     def from_cellosaurus(cls, path: PathLike, other_names: Iterable[str] = ()) -> "CellLineTable":
@@ -156,43 +172,16 @@ class CellLineTable:
         """
         names = build_table(read_cellosaurus(path))
         confusable = {k for k in (cell_line_key(n) for n in other_names) if k in names}
-        return cls(names, source=Path(path).name, confusable=confusable)
+        return cls.from_names(names, source=Path(path).name, confusable=confusable)
 
     def to_disk(self, path: PathLike) -> None:
-        """Write the table as gzip JSON (byte-identical for the same input)."""
-        data = {"format": FORMAT, "version": VERSION, "source": self.source, "names": self.names,
-                "confusable": sorted(self.confusable)}
-        raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf8")
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as f, gzip.GzipFile(fileobj=f, mode="wb", mtime=0, filename="") as gz:
-            gz.write(raw)
+        """Write the table (`cell_line_file`; byte-identical for the same input)."""
+        write_columns(self._columns, path)
 
     @classmethod
     def from_disk(cls, path: PathLike) -> "CellLineTable":
         """Load a table written by `to_disk`; a missing, corrupt or foreign file raises ArtifactError."""
-        path = Path(path)
-        rebuild = "Rebuild it with `python -m training.data.build_cell_lines`"
-        if not path.exists():
-            raise ArtifactError(path, "cell line table not found", rebuild)
-        try:
-            with gzip.open(path, "rb") as f:
-                data = json.load(io.TextIOWrapper(f, encoding="utf8"))
-        except (OSError, EOFError, UnicodeDecodeError, ValueError) as e:
-            raise ArtifactError(path, f"cell line table truncated or not gzip JSON ({type(e).__name__}: {e})",
-                                rebuild) from e
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ArtifactError(path, f"not a cell line table (format {FORMAT!r})", rebuild)
-        if data.get("version") != VERSION:
-            raise ArtifactError(path, f"cell line table version {data.get('version')!r}, this code reads "
-                                f"version {VERSION}", rebuild)
-        names = data.get("names")
-        if not isinstance(names, dict):
-            raise ArtifactError(path, "the cell line table has no 'names' object", rebuild)
-        confusable = data.get("confusable", [])
-        if not isinstance(confusable, list):
-            raise ArtifactError(path, "the cell line table's 'confusable' is not a list", rebuild)
-        return cls(names, source=str(data.get("source", "")), confusable=confusable)
+        return cls(read_columns(path))
 
     def find(self, text: str, skip: Optional[List[Tuple[int, int]]] = None) -> Iterator[CellLineHit]:
         """Find cell line names in a text, longest match first at each position.
@@ -224,7 +213,7 @@ class CellLineTable:
                     continue
                 start, end = span[0][0], span[-1][1]
                 key = "".join(words[i:i + n])
-                taxa = self._taxa.get(key)
+                taxa = self._taxa(key)
                 if not taxa or any(start < e and s < end for s, e in skip) or _continues_a_word(text, start):
                     continue
                 if looks_like_cell_line(text[start:end], text[end:end + 16], key in self.confusable):
@@ -237,7 +226,7 @@ class CellLineTable:
                     end = start + glued[i]
                     if not any(start < e and s < end for s, e in skip):
                         next_free = i + 1
-                        yield CellLineHit(start, end, self._taxa[words[i][:glued[i]]], text[start:end])
+                        yield CellLineHit(start, end, self._taxa(words[i][:glued[i]]), text[start:end])
 
     def _glued_to_cells(self, words: List[str]) -> Dict[int, int]:
         """Tokens that are a cell line name glued to "cells"/"cell" (`HEK293Acells`, `THP1cells`: text whose
@@ -245,7 +234,7 @@ class CellLineTable:
         out: Dict[int, int] = {}
         for i, w in enumerate(words):
             for suffix in _GLUED_SUFFIXES:
-                if w.endswith(suffix) and len(w) - len(suffix) >= 3 and w[: len(w) - len(suffix)] in self._taxa:
+                if w.endswith(suffix) and len(w) - len(suffix) >= 3 and w[: len(w) - len(suffix)] in self._index:
                     out[i] = len(w) - len(suffix)
                     break
         return out
@@ -256,6 +245,15 @@ def _continues_a_word(text: str, start: int) -> bool:
     construct, not the line `2b5`; `GFP-HeLa cells` stays a cell line)."""
     return (start >= 2 and text[start].isdigit() and text[start - 1] in _HYPHENS
             and text[start - 2].isalnum())
+
+
+def name_starts(keys: Iterable[str]) -> Set[str]:
+    """RETURNS (Set[str]): the text tokens a name can start with: `hek293t` → "hek", "hek293" (not digits only)."""
+    starts: Set[str] = set()
+    for key in keys:
+        cuts = [m.start() for m in _LETTER_DIGIT.finditer(key)]
+        starts.update(key[:c] for c in cuts if c >= 2 and not key[:c].isdigit())
+    return starts
 
 
 def looks_like_cell_line(found: str, after: str, confusable: bool = False) -> bool:

@@ -1,5 +1,5 @@
 """What the `nseen_linker` writes onto a doc: ids, scores, candidates, organisms and cross-references."""
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, Mapping, NamedTuple, Optional
 
 from spacy.tokens import Doc, Span
 
@@ -27,12 +27,12 @@ class DocLinks(NamedTuple):
     organisms: Optional[List[int]]
 
 
-def write_links(doc: Doc, prediction: DocLinks, xrefs: Dict[str, Dict[str, Dict[str, str]]],
+def write_links(doc: Doc, prediction: DocLinks, xrefs: Mapping[str, Mapping[str, Dict[str, str]]],
                 primary_xref: Dict[str, str]) -> None:
     """Write a doc's links onto its entity spans and tokens (`kb_id` or the `primary_xref` id, `kb_score`,
     `kb_candidates`, `kb_taxon`, `kb_taxon_evidence`, `kb_xrefs`) and its organisms onto `doc._.organisms`.
 
-    xrefs (Dict[str, Dict[str, Dict[str, str]]]): per reference set, kb_id → database → ids.
+    xrefs (Mapping[str, Mapping[str, Dict[str, str]]]): per reference set, kb_id → database → ids.
     primary_xref (Dict[str, str]): label → the database whose id is written as `kb_id`.
     """
     if prediction.organisms is not None and doc._.organisms is None:

@@ -36,6 +36,26 @@ _PACKED_VOCAB = ("vocab_keys", "vocab_ids")
 _RARE_ARRAYS = ("rare_max_count", "rare_entries", "rare_indptr")
 
 
+def k_best(names: np.ndarray, scores: np.ndarray, k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The k best of one row of a product (len(names) > k, unsorted names): those `argpartition` picks from the row
+    in name order, whatever order the product stored it in.
+
+    Only a tie across the k-th place makes the choice depend on the order: then the row is put in name order (as
+    sorting the whole product's indices would, at a fraction of the cost); otherwise the k best are the entries
+    scoring at least the k-th.
+    RETURNS (Tuple[np.ndarray, np.ndarray]): the k names and their scores (in no particular order).
+    """
+    negated = -scores
+    kth = np.partition(negated, k - 1)[k - 1]
+    keep = negated <= kth
+    if np.count_nonzero(keep) == k:
+        return names[keep], scores[keep]
+    by_name = np.argsort(names, kind="stable")  # a product's row is a few descending runs: timsort's best case
+    names, scores = names[by_name], scores[by_name]
+    part = np.argpartition(-scores, k - 1)[:k]
+    return names[part], scores[part]
+
+
 class CharNgramTfidf(NameCounts):
     """Character n-gram TF-IDF index of a list of names, with cosine top-k search."""
 
@@ -159,13 +179,11 @@ class CharNgramTfidf(NameCounts):
         rare_t = self.rare_postings(max_df)
         out_idx.fill(-1)
         for start, sims in postings_products(q_all, rare_t, chunk_size):
-            sims.sort_indices()
             for row in range(sims.shape[0]):
                 lo, hi = sims.indptr[row], sims.indptr[row + 1]
                 names, scores = sims.indices[lo:hi], sims.data[lo:hi]
                 if len(names) > k:
-                    part = np.argpartition(-scores, k - 1)[:k]
-                    names, scores = names[part], scores[part]
+                    names, scores = k_best(names, scores, k)
                 order = np.lexsort((names, -scores))
                 out_idx[start + row, :len(order)] = names[order]
                 out_score[start + row, :len(order)] = scores[order]

@@ -4,8 +4,8 @@ import json
 import pytest
 
 from spacy_nseen.errors import ArtifactError
-from spacy_nseen.organisms.cell_lines import (FORMAT, CellLineTable, build_table, cell_line_key,
-                                              looks_like_cell_line)
+from spacy_nseen.organisms.cell_lines import (FORMAT, VERSION, CellLineTable, build_table, cell_line_key,
+                                              looks_like_cell_line, name_starts)
 
 
 def found(table, text):
@@ -79,6 +79,40 @@ def test_bad_files_raise_artifact_error(tmp_path, content, problem):
     with pytest.raises(ArtifactError, match=problem) as err:
         CellLineTable.from_disk(path)
     assert "build_cell_lines" in str(err.value)
+
+
+def test_a_version_1_table_still_loads_with_a_warning(cell_lines, tmp_path):
+    path = tmp_path / "cl.json.gz"
+    path.write_bytes(gzip.compress(json.dumps({"format": FORMAT, "version": 1, "source": "x", "names": cell_lines.names,
+                                               "confusable": sorted(cell_lines.confusable)}).encode()))
+    with pytest.warns(UserWarning, match="build_cell_lines"):
+        old = CellLineTable.from_disk(path)
+    assert old.names == cell_lines.names and old.confusable == cell_lines.confusable
+    assert found(old, "HeLa, NIH-3T3 and HEK 293 cells") == found(cell_lines, "HeLa, NIH-3T3 and HEK 293 cells")
+
+
+def test_the_saved_table_keeps_the_name_starts(cell_lines, tmp_path):
+    cell_lines.to_disk(tmp_path / "cl.json.gz")
+    data = json.loads(gzip.decompress((tmp_path / "cl.json.gz").read_bytes()))
+    assert data["version"] == VERSION and "hek" in data["starts"].split("\n")
+    assert CellLineTable.from_disk(tmp_path / "cl.json.gz")._starts == name_starts(cell_lines.names) | set(cell_lines.names)
+
+
+def _saved(cell_lines, tmp_path, **changes):
+    cell_lines.to_disk(tmp_path / "cl.json.gz")
+    data = json.loads(gzip.decompress((tmp_path / "cl.json.gz").read_bytes()))
+    data.update(changes)
+    return gzip.compress(json.dumps(data).encode())
+
+
+@pytest.mark.parametrize("changes", [{"offsets": [0, 1]}, {"taxa": [9606]}, {"keys": 5}, {"n_lines": None},
+                                     {"confusable": "hela"}])
+def test_an_inconsistent_table_raises_artifact_error(cell_lines, tmp_path, changes):
+    content = _saved(cell_lines, tmp_path, **changes)
+    (tmp_path / "bad.json.gz").write_bytes(content)
+    with pytest.raises(ArtifactError, match="not a valid cell line table") as err:
+        CellLineTable.from_disk(tmp_path / "bad.json.gz")
+    assert "bad.json.gz" in str(err.value) and "build_cell_lines" in str(err.value)
 
 
 def test_missing_cellosaurus_file(tmp_path):

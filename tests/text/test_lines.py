@@ -54,3 +54,14 @@ def test_take_and_strings_at_agree_with_indexing():
     assert strings_at(lines, rows) == strings_at(STRINGS, rows) == [STRINGS[i] for i in rows]
     with pytest.raises(IndexError):
         lines.take([0, len(STRINGS)])
+
+
+def test_taking_many_rows_decodes_them_at_once_with_the_same_strings():
+    from spacy_nseen.text.lines import BULK_ROWS
+
+    rng = numpy.random.default_rng(0)
+    strings = STRINGS + ["", "😀 x", "é" * 3, ""] + [f"name {i}" for i in range(300)]
+    lines = TextLines.from_strings(strings)
+    rows = rng.integers(0, len(strings), 3 * BULK_ROWS).tolist() + [len(strings) - 1, 0, 7, 7]
+    assert lines.take(rows) == [strings[i] for i in rows]
+    assert lines.take(list(range(len(strings)))) == strings
