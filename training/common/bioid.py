@@ -196,15 +196,23 @@ class CaptionContext(NamedTuple):
 def caption_contexts(captions: Sequence[Caption]) -> List[CaptionContext]:
     """RETURNS (List[CaptionContext]): per caption, in order, the texts of the other captions of its article
     and, among those, of the other panels of its figure (`figure_of`)."""
-    articles = defaultdict(list)
-    for i, cap in enumerate(captions):
-        articles[cap.pmc_id].append(i)
+    return panel_contexts([(c.pmc_id, c.caption_id) for c in captions], [c.text for c in captions])
+
+
+def panel_contexts(keys: Sequence[Tuple[str, Optional[str]]], texts: Sequence[str]) -> List[CaptionContext]:
+    """The context of each text given its (article id, caption id); a text without a caption id has no figure.
+
+    RETURNS (List[CaptionContext]): per text, in order, the other texts of its article and of its figure.
+    """
+    articles: Dict[str, List[int]] = defaultdict(list)
+    for i, (article, _) in enumerate(keys):
+        articles[article].append(i)
+    figures = [None if caption_id is None else figure_of(caption_id) for _, caption_id in keys]
     out = []
-    for i, cap in enumerate(captions):
-        others = [j for j in articles[cap.pmc_id] if j != i]
-        figure = figure_of(cap.caption_id)
-        out.append(CaptionContext([captions[j].text for j in others],
-                                  [captions[j].text for j in others if figure_of(captions[j].caption_id) == figure]))
+    for i, (article, _) in enumerate(keys):
+        others = [j for j in articles[article] if j != i]
+        out.append(CaptionContext([texts[j] for j in others],
+                                  [texts[j] for j in others if figures[i] is not None and figures[j] == figures[i]]))
     return out
 
 

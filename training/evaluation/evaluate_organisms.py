@@ -32,8 +32,9 @@ from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
 from training.common.bioid import BioIDFormatError, Caption, figure_of, gold_ids, group_by_article, read_captions
 from training.evaluation.evaluate import select_documents
 from training.common.headline import update_headline
+from training.evaluation.organism_eval import TAXA
 
-COVERED: Tuple[int, ...] = (9606, 10090, 10116, 559292, 83333)
+COVERED: Tuple[int, ...] = tuple(TAXA)  # the five organisms with reference names
 OTHER = "other"
 app = typer.Typer(add_completion=False)
 
@@ -67,6 +68,14 @@ def read_taxa(path: Path, id_column: str, taxon_column: Optional[str],
                 taxon = int(fixed_taxon)  # type: ignore[arg-type]
             out.setdefault(acc, canonical_taxon(taxon))
     return out
+
+
+def reference_taxa(human_names: Path, other_names: Path) -> Dict[str, int]:
+    """RETURNS (Dict[str, int]): accession → taxon of the reference names: the human UniProt names (9606) and
+    the other organisms' names (their `taxon_id`; a human accession keeps 9606)."""
+    taxa = read_taxa(human_names, "accession", None, fixed_taxon=9606)
+    taxa.update({k: v for k, v in read_taxa(other_names, "accession", "taxon_id").items() if k not in taxa})
+    return taxa
 
 
 def gold_taxa(ids: FrozenSet[str], taxa: Mapping[str, int]) -> Tuple[Any, ...]:
@@ -255,9 +264,7 @@ def main(
     human_names = human_names or mirror / "uniprot" / "names.tsv.gz"
     other_names = other_names or mirror / "uniprot_other" / "names_by_organism.tsv.gz"
     try:
-        taxa = read_taxa(human_names, "accession", None, fixed_taxon=9606)
-        taxa.update({k: v for k, v in read_taxa(other_names, "accession", "taxon_id").items()
-                     if k not in taxa})
+        taxa = reference_taxa(human_names, other_names)
         if taxa_tsv is not None:
             taxa.update(read_taxa(taxa_tsv, "kb_id", "taxon_id"))
         caps = select_documents(read_captions(captions, mentions), documents)

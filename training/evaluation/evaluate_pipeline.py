@@ -42,7 +42,7 @@ from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 from wasabi import msg
 
-from training.common.bioid import BioIDFormatError, CaptionContext, Mention, figure_of, gold_ids, read_secondary_map
+from training.common.bioid import BioIDFormatError, CaptionContext, Mention, gold_ids, panel_contexts, read_secondary_map
 from training.common.bioid_scoring import (CATEGORY_OF_TYPE, EquivalenceClasses, GoldMention, SpanKey, caption_scores, category_of,
                                            gold_by_span, prf, span_scores, to_curie)
 from .evaluate import in_document_half
@@ -128,17 +128,8 @@ def reference_ids(linker) -> Dict[str, Set[str]]:
 def doc_contexts(docs: Sequence[Doc]) -> List[CaptionContext]:
     """RETURNS (List[CaptionContext]): per doc, the texts of the other docs of its article (`user_data["pmc_id"]`)
     and of its figure's other panels (`user_data["caption_id"]`, see `figure_of`)."""
-    by_article: Dict[str, List[int]] = defaultdict(list)
-    for i, doc in enumerate(docs):
-        by_article[str(doc.user_data.get("pmc_id", i))].append(i)
-    out = []
-    for i, doc in enumerate(docs):
-        others = [j for j in by_article[str(doc.user_data.get("pmc_id", i))] if j != i]
-        caption_id = doc.user_data.get("caption_id")
-        figure = [j for j in others if caption_id is not None
-                  and figure_of(str(docs[j].user_data.get("caption_id", ""))) == figure_of(str(caption_id))]
-        out.append(CaptionContext([docs[j].text for j in others], [docs[j].text for j in figure]))
-    return out
+    keys = [(str(doc.user_data.get("pmc_id", i)), doc.user_data.get("caption_id")) for i, doc in enumerate(docs)]
+    return panel_contexts([(a, None if c is None else str(c)) for a, c in keys], [doc.text for doc in docs])
 
 
 def with_contexts(docs: List[Doc], texts: Optional[List[CaptionContext]]) -> List[Doc]:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from training.common.bioid import (BioIDFormatError, Caption, caption_contexts, figure_of, group_by_article,
+from training.common.bioid import (BioIDFormatError, Caption, caption_contexts, figure_of, group_by_article, panel_contexts,
                                    kb_queries, read_captions, read_equivalences, read_mentions, read_secondary_map)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
@@ -83,3 +83,9 @@ def test_caption_contexts_split_article_and_figure():
     assert contexts[0].article_texts == ["b", "c"] and contexts[0].figure_texts == ["b"]
     assert contexts[2].article_texts == ["a", "b"] and contexts[2].figure_texts == []
     assert contexts[3].article_texts == [] and contexts[3].figure_texts == []
+
+
+def test_panel_contexts_without_a_caption_id_have_no_figure():
+    contexts = panel_contexts([("1", None), ("1", "1 Figure_1-B"), ("1", "1 Figure_1-C")], ["a", "b", "c"])
+    assert contexts[0].article_texts == ["b", "c"] and contexts[0].figure_texts == []
+    assert contexts[1].figure_texts == ["c"]
