@@ -15,6 +15,8 @@ from typing import Dict, Mapping, Union
 import numpy
 from numpy.lib import format as npy_format
 
+from .page_advice import advise_random
+
 _LOCAL_HEADER_SIZE = 30
 _ALIGNMENT = 64
 _PADDING_ID = 0xD935  # the extra-field id zipalign uses for padding; readers skip unknown ids
@@ -99,4 +101,6 @@ def _map_member(path: Path, file_, info: zipfile.ZipInfo):
         file_.seek(offset)
         data = numpy.fromfile(file_, dtype=dtype, count=count)
         return data.reshape(shape, order="F" if fortran_order else "C")
-    return numpy.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape, order="F" if fortran_order else "C")
+    mapped = numpy.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape, order="F" if fortran_order else "C")
+    advise_random(getattr(mapped, "_mmap", None))  # looked up at random: no read-ahead (page_advice)
+    return mapped

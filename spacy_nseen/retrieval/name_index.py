@@ -17,6 +17,7 @@ from annoy import AnnoyIndex
 
 from ..about import ARTIFACT_FORMAT_VERSION
 from ..errors import ArtifactError
+from .page_advice import advise_random_region
 
 # The one source of the index defaults (`linker.settings.IndexSettings` and every builder use them): 20 trees
 # give the Hits@1 of 50 with 45% smaller files; 500 nodes per query (results/benchmark.md).
@@ -206,6 +207,7 @@ def _annoy_region(annoy: AnnoyIndex, path: Path, size: int, mapped_before: Set[T
     start, end = new.pop()
     if end - start < size:
         return None
+    advise_random_region(start, end - start)  # queries visit nodes at random: no read-ahead (page_advice)
     return numpy.asarray(_MappedRegion(annoy, start, size))
 
 
