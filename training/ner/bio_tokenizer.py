@@ -6,7 +6,10 @@ so a quarter of the mentions would sit inside a token. `customize_tokenizer` add
 mention boundaries (`results/ner/metrics.md`, "misaligned"): genotypes (`npc1−/−`, `Hmgb1+/+MEFs`), marker
 signs (`GFP+RFP+`, `Tsg101-`), fusions and strains (`LGG-1::GFP`, `flox/+;nestin`), deletions (`atg1Δ`),
 point mutants (`Drp1K38A`), glued words (`npc1mice`, `293Tcells`), attached brackets (`PS1(mAb`, `[Ca2+]c`),
-knock-down prefixes (`siULK1`, `shATG7`) and a period after a capital (`LAMP‐2A.`). Every rule only adds token
+knock-down prefixes (`siULK1`, `shATG7`) and a period after a capital (`LAMP‐2A.`). Text whose spaces were lost, as
+Bio-ID's often is, is split where a symbol meets a word (`LC3immunoblot`, `nuclearLC3`, `antiLC3`, `Id1KO`,
+`CXCR5hi`), at phospho and species prefixes (`pAKT`, `hLC3`, `mouseTrp53`) and at histone marks (`H3K9me3`: Bio-ID
+tags `H3`). Every rule only adds token
 boundaries, so a span aligned with the old rules stays aligned. It is used by `training.ner.ner_corpus` and,
 through the `nseen_bio.bio_tokenizer.v1` callback in `configs/ner.cfg` (`[initialize.before_init]`, with
 `--code training/ner/bio_tokenizer.py`), by `spacy train`. The rules are saved with the tokenizer, so the trained
@@ -38,6 +41,9 @@ EXTRA_SUFFIXES: List[str] = [
     r"(?<=[0-9])[A-Z][0-9]{1,4}[A-Z]",  # Drp1K38A, DHR3W284X
     r"(?<=[0-9A-Z)])(?:mice|mouse|flies|cells)",  # npc1mice, GFPmice, 293Tcells
     r"(?<=[A-Z])\.",  # LAMP‐2A. (spaCy splits a final period after lower-case letters and digits only)
+    r"(?:(?<=H[1-4])|(?<=H2[AB]))[KRST][0-9]{1,3}(?:me[1-3]?|ac|ph|ub|cr)?",  # H3K9me3, H2BK120ub
+    r"(?<=[A-Z0-9][A-Z0-9])[a-z]{4,}",  # LC3immunoblot, GFPmice, IFT20immunoblot (not Actin: two capitals/digits)
+    r"(?<=[A-Z0-9])(?:WT|KO|wt|ko|fl|flox|lox|Tg|mut|hi|lo|null)",  # Id1KO, Atg7flox, CXCR5hi
 ]
 EXTRA_PREFIXES: List[str] = [
     "\u2212",
@@ -45,6 +51,10 @@ EXTRA_PREFIXES: List[str] = [
     r"(?:si|sh)(?!RNA)(?=[A-Z])",  # siULK1, shATG7 (siRNA stays one token)
     rf"[\-{UNICODE_DASHES}](?=[A-Za-z])",  # Anti‐ULK1, ‐Actin and ‐LC3
     "±",
+    r"[a-z]{4,}(?=[A-Z0-9])",  # nuclearLC3, antiLC3, cytosolicHMGB1
+    r"p(?=[A-Z]{2})",  # pAKT, pERK (phospho)
+    r"[hm](?!RNA|iR)(?=[A-Z][A-Za-z0-9]*[A-Z0-9])",  # hLC3, mTOR (not mRNA, miR)
+    r"(?:[Mm]ouse|[Hh]uman|[Rr]at|[Zz]ebrafish|[Yy]east)(?=[A-Z0-9])",  # mouseTrp53, humanLC3B
 ]
 
 

@@ -26,11 +26,6 @@ def test_split_articles_never_splits_an_article_and_is_deterministic():
     assert len(split_articles(articles[:3], 0.1, seed=0)[1]) == 1  # at least one dev article
 
 
-def test_tokenizer_splits_unicode_hyphens():
-    nlp = customize_tokenizer(spacy.blank("en"))
-    assert [t.text for t in nlp("anti‐LC3 (−glucose)")] == ["anti", "‐", "LC3", "(", "−", "glucose", ")"]
-
-
 def test_overlaps_resolved_by_priority_then_length():
     nlp = customize_tokenizer(spacy.blank("en"))
     text = "GFP‐LC3 protein binds ATP in HeLa cells"
