@@ -46,3 +46,28 @@ def soft_contrastive_loss(
     if reduction == "sum":
         return losses.sum()
     return losses
+
+
+def in_batch_info_nce(vectors: torch.Tensor, entities: torch.Tensor, temperature: float = 0.05) -> torch.Tensor:
+    """A supervised InfoNCE over all in-batch names (SupCon / SapBERT style): each name is pulled towards the
+    other names of its entity and away from every other name of the batch, through a softmax over cosines.
+
+    vectors (torch.Tensor): (n, d) unit vectors.
+    entities (torch.Tensor): (n,) entity index of each vector.
+    temperature (float): τ, the softmax temperature over cosines.
+    RETURNS (torch.Tensor): −log of the share of each anchor's softmax mass on its positives, averaged over the
+        anchors that have a positive (0 without any).
+    """
+    if temperature <= 0:
+        raise ValueError(f"temperature must be positive, got {temperature}")
+    n = vectors.shape[0]
+    logits = vectors @ vectors.T / temperature
+    self_mask = torch.eye(n, dtype=torch.bool, device=vectors.device)
+    logits = logits.masked_fill(self_mask, float("-inf"))
+    positive = (entities[:, None] == entities[None, :]) & ~self_mask
+    anchors = positive.any(dim=1)
+    if not bool(anchors.any()):
+        return vectors.sum() * 0.0
+    log_all = torch.logsumexp(logits[anchors], dim=1)
+    log_pos = torch.logsumexp(logits[anchors].masked_fill(~positive[anchors], float("-inf")), dim=1)
+    return (log_all - log_pos).mean()

@@ -18,8 +18,11 @@ import torch
 from thinc.api import Model
 
 from ..encoder.layer import encode_names, get_char_vocab, get_torch_module
-from .losses import soft_contrastive_loss
+from .losses import in_batch_info_nce, soft_contrastive_loss
 from ..retrieval.name_index import AnnoyNameIndex
+
+
+IN_BATCH_LOSSES = ("contrastive", "infonce")
 
 
 @dataclass
@@ -28,6 +31,9 @@ class TrainingSettings:
 
     batch_pairs (int): labelled pairs per step.
     in_batch_weight (float): weight of the loss over all in-batch pairs of known label (0 = off).
+    in_batch_loss (str): "contrastive" (eq. 1 over every pair, positives and negatives averaged apart: the
+        paper's loss) or "infonce" (a softmax over each name's in-batch cosines, `losses.in_batch_info_nce`).
+    temperature (float): τ of "infonce".
     margin (float): contrastive margin m.
     learning_rate (float): AdamW learning rate.
     weight_decay (float): AdamW weight decay.
@@ -37,11 +43,19 @@ class TrainingSettings:
 
     batch_pairs: int = 256
     in_batch_weight: float = 1.0
+    in_batch_loss: str = "contrastive"
+    temperature: float = 0.05
     margin: float = 1.0
     learning_rate: float = 2e-3
     weight_decay: float = 0.01
     grad_clip: float = 1.0
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.in_batch_loss not in IN_BATCH_LOSSES:
+            raise ValueError(f"in_batch_loss must be one of {IN_BATCH_LOSSES}, got {self.in_batch_loss!r}")
+        if self.temperature <= 0:
+            raise ValueError(f"temperature must be positive, got {self.temperature}")
 
 
 @dataclass
@@ -147,6 +161,8 @@ class SiameseTrainer:
             return vectors.sum() * 0.0, 0
         v = vectors[torch.from_numpy(known)]
         ent = torch.from_numpy(entities[known])
+        if self.settings.in_batch_loss == "infonce":
+            return in_batch_info_nce(v, ent, self.settings.temperature), len(known) * (len(known) - 1) // 2
         rows, cols = torch.triu_indices(len(known), len(known), offset=1)
         same = (ent[rows] == ent[cols]).float()
         distance = 1.0 - (v[rows] * v[cols]).sum(dim=-1)

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from spacy_nseen.training.losses import DistanceMetric, pair_distance, soft_contrastive_loss
+from spacy_nseen.training.losses import DistanceMetric, in_batch_info_nce, pair_distance, soft_contrastive_loss
 
 
 def loss_of(distance: float, label: float, margin: float = 1.0) -> float:
@@ -68,3 +68,32 @@ def test_pair_distance():
     euclidean = pair_distance(a, b, DistanceMetric.EUCLIDEAN)
     assert euclidean.tolist() == pytest.approx([5**0.5, 2.0, 2.0, 5.0], abs=1e-6)
     assert pair_distance(a[:1], b[:1], "cosine").tolist() == pytest.approx([1.0])
+
+
+def test_info_nce_hand_worked():
+    # three unit vectors: a and b (entity 0) at cos 0.6, c (entity 1) orthogonal to a, cos 0.8 to b
+    a, b, c = [1.0, 0.0], [0.6, 0.8], [0.0, 1.0]
+    vectors = torch.tensor([a, b, c])
+    entities = torch.tensor([0, 0, 1])
+    tau = 0.5
+    # anchor a: positives {b}: −log(e^{0.6/τ} / (e^{0.6/τ} + e^{0/τ})); anchor b: −log(e^{0.6/τ} / (e^{0.6/τ} + e^{0.8/τ}))
+    expected_a = -torch.log(torch.exp(torch.tensor(1.2)) / (torch.exp(torch.tensor(1.2)) + 1.0))
+    expected_b = -torch.log(torch.exp(torch.tensor(1.2)) / (torch.exp(torch.tensor(1.2)) + torch.exp(torch.tensor(1.6))))
+    got = in_batch_info_nce(vectors, entities, temperature=tau)
+    assert float(got) == pytest.approx(float((expected_a + expected_b) / 2), abs=1e-6)  # c has no positive
+
+
+def test_info_nce_without_positives_is_zero_and_keeps_the_graph():
+    vectors = torch.nn.functional.normalize(torch.randn(4, 3), dim=-1).requires_grad_()
+    loss = in_batch_info_nce(vectors, torch.tensor([0, 1, 2, 3]))
+    assert float(loss.detach()) == 0.0
+    loss.backward()
+    with pytest.raises(ValueError, match="temperature"):
+        in_batch_info_nce(vectors, torch.tensor([0, 0, 1, 1]), temperature=0.0)
+
+
+def test_info_nce_prefers_entities_apart():
+    together = torch.tensor([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+    mixed = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    entities = torch.tensor([0, 0, 1, 1])
+    assert float(in_batch_info_nce(together, entities)) < 1e-6 < float(in_batch_info_nce(mixed, entities))

@@ -103,3 +103,18 @@ def test_trainer_lowers_the_loss_and_accepts_extra_pairs():
     untrained = build_char_bilstm_encoder(vocab_size=160, char_width=8, hidden_width=8, depth=1, output_width=8)
     with pytest.raises(ValueError, match="vocabulary"):
         SiameseTrainer(untrained, names, numpy.zeros(6), numpy.array([0]), numpy.array([1]), numpy.array([1.0]))
+
+
+def test_the_infonce_in_batch_loss_trains_and_bad_settings_are_refused():
+    torch.manual_seed(0)
+    names = ["FOXP2", "forkhead box P2", "RAS", "GTPase HRas", "TP53", "p53"]
+    encoder = build_char_bilstm_encoder(vocab_size=160, char_width=8, hidden_width=16, depth=1, output_width=16)
+    losses = train_on_reference_set(
+        encoder, names, numpy.array([0, 0, 1, 1, 2, 2]), epochs=40,
+        settings=TrainingSettings(batch_pairs=8, seed=0, in_batch_loss="infonce", temperature=0.1),
+    )
+    assert losses[-1] < losses[0] / 2
+    with pytest.raises(ValueError, match="in_batch_loss"):
+        TrainingSettings(in_batch_loss="triplet")
+    with pytest.raises(ValueError, match="temperature"):
+        TrainingSettings(in_batch_loss="infonce", temperature=0)

@@ -24,7 +24,7 @@ from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.progress import Progress
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, hard_negative_round
+from spacy_nseen.training.siamese import IN_BATCH_LOSSES, SiameseTrainer, TrainingSettings, hard_negative_round
 
 from training.common.data_errors import DataFileError, run_cli
 from training.pairs.pair_store import PairStore
@@ -110,6 +110,8 @@ def train(
     dropout: float = typer.Option(0.0, help="Dropout"),
     batch_pairs: int = typer.Option(256, help="Labelled pairs per step"),
     in_batch_weight: float = typer.Option(1.0, help="Weight of the all-in-batch-pairs loss"),
+    in_batch_loss: str = typer.Option("contrastive", help="In-batch loss: contrastive (eq. 1 over all pairs, the paper's) or infonce (softmax over each name's in-batch cosines)"),
+    temperature: float = typer.Option(0.05, help="Softmax temperature of --in-batch-loss infonce"),
     learning_rate: float = typer.Option(2e-3, help="AdamW learning rate"),
     rounds: int = typer.Option(3, help="Training rounds; hard negatives are mined after each but the last"),
     epochs_per_round: float = typer.Option(1.0, help="Epochs over the pair store per round (fractions allowed)"),
@@ -128,6 +130,8 @@ def train(
     resume: bool = typer.Option(False, help="Continue from <output>/checkpoint"),
 ) -> None:
     """Train an NSEEN encoder and write it with its index as a linker directory."""
+    if in_batch_loss not in IN_BATCH_LOSSES or temperature <= 0:
+        msg.fail(f"--in-batch-loss must be one of {IN_BATCH_LOSSES} and --temperature positive", exits=1)
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.monotonic()
@@ -156,8 +160,8 @@ def train(
     string_entity = store.string_entity.astype(numpy.int64).copy()
     string_entity[dev_rows] = -1
     keep = ~(dev_mask[store.left] | dev_mask[store.right])
-    settings = TrainingSettings(batch_pairs=batch_pairs, in_batch_weight=in_batch_weight,
-                                learning_rate=learning_rate, seed=seed + state["round"])
+    settings = TrainingSettings(batch_pairs=batch_pairs, in_batch_weight=in_batch_weight, in_batch_loss=in_batch_loss,
+                                temperature=temperature, learning_rate=learning_rate, seed=seed + state["round"])
     weights = parse_set_weights(set_weights)
     pair_weight = numpy.asarray([set_weight(name, weights) for name in store.set_names])[store.set_id[keep].astype(numpy.int64)]
     trainer = SiameseTrainer(encoder, strings, string_entity, store.left[keep], store.right[keep], store.label[keep], settings,
@@ -238,6 +242,8 @@ def train(
         "rounds": rounds,
         "pair_counts": store.counts(),
         "max_steps": max_steps,
+        "training": {"batch_pairs": batch_pairs, "in_batch_weight": in_batch_weight, "in_batch_loss": in_batch_loss,
+                     "temperature": temperature, "learning_rate": learning_rate, "seed": seed},
         "steps": int(state["steps"]),
         "cut_short_by_time_guard": cut_short,
         "training_seconds": round(state["seconds"], 1),
