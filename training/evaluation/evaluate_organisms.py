@@ -51,22 +51,26 @@ def read_taxa(path: Path, id_column: str, taxon_column: Optional[str],
         raise BioIDFormatError(f"Taxon file not found: {path}.")
     opener = gzip.open if path.suffix == ".gz" else open
     out: Dict[str, int] = {}
-    with opener(path, "rt", encoding="utf8", newline="") as f:  # type: ignore[operator]
-        reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
-        needed = [id_column] + ([taxon_column] if taxon_column else [])
-        missing = [c for c in needed if c not in (reader.fieldnames or [])]
-        if missing:
-            raise BioIDFormatError(f"{path} lacks the column(s) {missing}.")
-        for i, row in enumerate(reader, start=2):
-            acc = row[id_column].strip().split(":", 1)[-1]
-            if taxon_column:
-                try:
-                    taxon = int(row[taxon_column])
-                except (TypeError, ValueError) as e:
-                    raise BioIDFormatError(f"{path}, line {i}: bad taxon id {row[taxon_column]!r}.") from e
-            else:
-                taxon = int(fixed_taxon)  # type: ignore[arg-type]
-            out.setdefault(acc, canonical_taxon(taxon))
+    try:
+        with opener(path, "rt", encoding="utf8", newline="") as f:  # type: ignore[operator]
+            reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+            needed = [id_column] + ([taxon_column] if taxon_column else [])
+            missing = [c for c in needed if c not in (reader.fieldnames or [])]
+            if missing:
+                raise BioIDFormatError(f"{path} lacks the column(s) {missing}.")
+            for i, row in enumerate(reader, start=2):
+                acc = row[id_column].strip().split(":", 1)[-1]
+                if taxon_column:
+                    try:
+                        taxon = int(row[taxon_column])
+                    except (TypeError, ValueError) as e:
+                        raise BioIDFormatError(f"{path}, line {i}: bad taxon id {row[taxon_column]!r}.") from e
+                else:
+                    taxon = int(fixed_taxon)  # type: ignore[arg-type]
+                out.setdefault(acc, canonical_taxon(taxon))
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as e:
+        raise BioIDFormatError(f"Could not read {path} ({type(e).__name__}: {e}): the file is probably truncated "
+                               f"or corrupt; copy it again from the mirror or rerun the step that writes it.") from e
     return out
 
 

@@ -55,3 +55,17 @@ def test_held_out_captions():
         held_out_captions(caps, "0.1")
 
 
+
+
+def test_a_truncated_taxon_file_is_an_error_naming_it(tmp_path):
+    import gzip
+
+    from training.common.bioid import BioIDFormatError
+    from training.evaluation.evaluate_organisms import read_taxa
+
+    path = tmp_path / "names.tsv.gz"
+    with gzip.open(path, "wt", encoding="utf8") as f:
+        f.write("accession\ttaxon_id\n" + "".join(f"P{i:05d}\t10090\n" for i in range(5000)))
+    path.write_bytes(path.read_bytes()[:-40])
+    with pytest.raises(BioIDFormatError, match="names.tsv.gz.*truncated"):
+        read_taxa(path, "accession", "taxon_id")
