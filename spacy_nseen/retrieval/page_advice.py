@@ -3,15 +3,24 @@
 A linker reads its index, TF-IDF and lookup files a few bytes at a time, at places no order predicts. By default
 Linux reads ahead and maps neighbouring pages on every fault, which fills the resident set with pages no query
 touches (about 150 MB of the full pipeline's peak, `results/benchmark_multi/`). The advice makes a fault map
-only its own page. It changes no result; where the platform has no `madvise` it does nothing.
+only its own page. It changes no result; where the platform has no `madvise` it does nothing. Set
+`NSEEN_PAGE_ADVICE=none` to keep the kernel's read-ahead (e.g. for artifacts on a network file system that are not
+in the page cache: without read-ahead each first touch of a page is one read).
 """
 import ctypes
 import ctypes.util
 import mmap
+import os
 from typing import Any, Optional
 
 MADV_RANDOM: Optional[int] = getattr(mmap, "MADV_RANDOM", None)
+ENV_VARIABLE = "NSEEN_PAGE_ADVICE"
 _libc: Any = None
+
+
+def advice_enabled() -> bool:
+    """RETURNS (bool): whether mappings get the advice (`NSEEN_PAGE_ADVICE` is not "none"; read at each call)."""
+    return MADV_RANDOM is not None and os.environ.get(ENV_VARIABLE, "random").strip().lower() != "none"
 
 
 def advise_random(mapping: Any) -> bool:
@@ -19,7 +28,7 @@ def advise_random(mapping: Any) -> bool:
 
     RETURNS (bool): whether the advice was given.
     """
-    if MADV_RANDOM is None or not hasattr(mapping, "madvise"):
+    if not advice_enabled() or not hasattr(mapping, "madvise"):
         return False
     try:
         mapping.madvise(MADV_RANDOM)
@@ -35,7 +44,7 @@ def advise_random_region(start: int, length: int) -> bool:
     RETURNS (bool): whether the advice was given.
     """
     global _libc
-    if MADV_RANDOM is None or length <= 0 or start % mmap.PAGESIZE:
+    if not advice_enabled() or length <= 0 or start % mmap.PAGESIZE:
         return False
     if _libc is None:
         try:

@@ -67,3 +67,13 @@ def test_annoys_mapping_of_a_loaded_index_is_marked_random_read(tmp_path):
     assert " rr" in vm_flags(index.vectors.ctypes.data)
     neighbours, _ = index.query(vectors[:5], 1)
     assert neighbours[:, 0].tolist() == [0, 1, 2, 3, 4]
+
+
+@linux
+def test_the_environment_variable_keeps_the_kernels_read_ahead(tmp_path, monkeypatch):
+    monkeypatch.setenv("NSEEN_PAGE_ADVICE", "none")
+    save_npz(tmp_path / "a.npz", {"x": numpy.arange(4 * mmap.PAGESIZE, dtype=numpy.int32)})
+    x = load_npz(tmp_path / "a.npz")["x"]
+    assert " rr" not in vm_flags(x.ctypes.data)
+    monkeypatch.setenv("NSEEN_PAGE_ADVICE", "random")
+    assert " rr" in vm_flags(load_npz(tmp_path / "a.npz")["x"].ctypes.data)
