@@ -24,7 +24,7 @@ from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.progress import Progress
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.training.siamese import IN_BATCH_LOSSES, SiameseTrainer, TrainingSettings, hard_negative_round
+from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, hard_negative_round
 
 from training.common.data_errors import DataFileError, run_cli
 from training.pairs.pair_store import PairStore
@@ -130,8 +130,10 @@ def train(
     resume: bool = typer.Option(False, help="Continue from <output>/checkpoint"),
 ) -> None:
     """Train an NSEEN encoder and write it with its index as a linker directory."""
-    if in_batch_loss not in IN_BATCH_LOSSES or temperature <= 0:
-        msg.fail(f"--in-batch-loss must be one of {IN_BATCH_LOSSES} and --temperature positive", exits=1)
+    try:  # TrainingSettings checks the loss settings: before minutes of loading, not after
+        TrainingSettings(in_batch_loss=in_batch_loss, temperature=temperature)
+    except ValueError as err:
+        msg.fail(f"--in-batch-loss / --temperature: {err}", exits=1)
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.monotonic()

@@ -11,8 +11,6 @@ python -m training.evaluation.evaluate_organisms --captions ../shared/data/bioid
     --mentions ../shared/data/bioid/mentions.tsv.gz --cell-lines corpus/cell_lines.json.gz \\
     --output results/organisms --documents all
 """
-import csv
-import gzip
 import json
 import os
 import shlex
@@ -29,7 +27,8 @@ from wasabi import msg
 from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
-from training.common.bioid import BioIDFormatError, Caption, figure_of, gold_ids, group_by_article, read_captions
+from training.common.bioid import (BioIDFormatError, Caption, _open_tsv, figure_of, gold_ids, group_by_article,
+                                   read_captions)
 from training.evaluation.evaluate import select_documents
 from training.common.headline import update_headline
 from training.evaluation.organism_eval import TAXA
@@ -49,28 +48,19 @@ def read_taxa(path: Path, id_column: str, taxon_column: Optional[str],
     """
     if not path.exists():
         raise BioIDFormatError(f"Taxon file not found: {path}.")
-    opener = gzip.open if path.suffix == ".gz" else open
     out: Dict[str, int] = {}
-    try:
-        with opener(path, "rt", encoding="utf8", newline="") as f:  # type: ignore[operator]
-            reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
-            needed = [id_column] + ([taxon_column] if taxon_column else [])
-            missing = [c for c in needed if c not in (reader.fieldnames or [])]
-            if missing:
-                raise BioIDFormatError(f"{path} lacks the column(s) {missing}.")
-            for i, row in enumerate(reader, start=2):
-                acc = row[id_column].strip().split(":", 1)[-1]
-                if taxon_column:
-                    try:
-                        taxon = int(row[taxon_column])
-                    except (TypeError, ValueError) as e:
-                        raise BioIDFormatError(f"{path}, line {i}: bad taxon id {row[taxon_column]!r}.") from e
-                else:
-                    taxon = int(fixed_taxon)  # type: ignore[arg-type]
-                out.setdefault(acc, canonical_taxon(taxon))
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as e:
-        raise BioIDFormatError(f"Could not read {path} ({type(e).__name__}: {e}): the file is probably truncated "
-                               f"or corrupt; copy it again from the mirror or rerun the step that writes it.") from e
+    # _open_tsv names the file when it lacks a column or is truncated or corrupt
+    rows = _open_tsv(path, [id_column] + ([taxon_column] if taxon_column else []))
+    for i, row in enumerate(rows, start=2):
+        acc = row[id_column].strip().split(":", 1)[-1]
+        if taxon_column:
+            try:
+                taxon = int(row[taxon_column])
+            except (TypeError, ValueError) as e:
+                raise BioIDFormatError(f"{path}, line {i}: bad taxon id {row[taxon_column]!r}.") from e
+        else:
+            taxon = int(fixed_taxon)  # type: ignore[arg-type]
+        out.setdefault(acc, canonical_taxon(taxon))
     return out
 
 
