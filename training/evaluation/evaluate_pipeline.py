@@ -176,7 +176,8 @@ def bioid_views(nlp: Language, linker, gold_docs: List[Doc], pred_docs: List[Doc
         for ent, key in zip(doc.ents, keys):
             linked[key] = span_output(ent)
     known = set().union(*ids.values()) if ids else set()
-    views = linking_only_views(mentions, linked, equiv, known, modes, taxa, with_taxa=has_taxa())
+    views = linking_only_views(mentions, linked, equiv, known, modes, taxa, with_taxa=has_taxa(),
+                               texts=[d.text for d in gold_docs])
     return {"primary_modes": list(modes), "end_to_end": e2e, "linking_only": views,
             "gold_spans": {c: len(v) for c, v in gold.items()}, "linked_gold_spans": len(linked)}, linked
 
@@ -212,6 +213,12 @@ def bioid_markdown(metrics: Dict[str, object]) -> List[str]:
     for mode, scores in lo["scores"].items():
         lines.append(f"- recall on normalized gold links (primary id {mode}): "
                      + ", ".join(f"{c} {s['r']:.3f}" for c, s in scores.items()))
+    causes = lo.get("uniprot_miss_causes")
+    if causes:
+        lines += ["", "Every gold UniProt span by outcome (linking only; the cause of each miss):", "",
+                  "| outcome | spans | share | most frequent mentions |", "|---|---|---|---|"]
+        lines += [f"| {cause} | {c['spans']} | {c['share']:.3f} | "
+                  + ", ".join(f"`{text}` {k}".replace("|", "\\|") for text, k in c["mentions"]) + " |" for cause, c in causes.items()]
     org = lo["organism"]
     if org is None:
         lines += ["", "Organism assignment: not scored (the pipeline writes no `span._.kb_taxon`, or no `--taxa`)."]

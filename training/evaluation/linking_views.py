@@ -7,7 +7,9 @@ From its answers (`SpanOutput` per span) this module derives:
   count as wrong; R = right / normalized gold spans), once per primary-id mode;
 - `uniprot_all_gold`: all gold spans carrying a UniProt id, out-of-KB ones counted as misses (issue 14);
 - `nil`: the share of un-normalized protein/gene gold mentions (`protein:Flag`) left unlinked (issue 15);
-- `organism`: the taxon written on gold UniProt spans against the gold id's taxon (if the pipeline writes one).
+- `organism`: the taxon written on gold UniProt spans against the gold id's taxon (if the pipeline writes one);
+- `uniprot_miss_causes`: each gold UniProt span's outcome by cause (out of KB, left unlinked, wrong organism,
+  another id of the right organism), with the most frequent mention strings of each.
 """
 from collections import Counter
 from typing import Dict, List, Mapping, Optional, Sequence, Set
@@ -60,6 +62,59 @@ def uniprot_all_gold(gold: Mapping[SpanKey, List[str]], linked: Mapping[SpanKey,
             "right": right, "right_strict": strict, "spans": n, "spans_in_kb": in_kb, "right_in_kb": right_in_kb}
 
 
+MISS_CAUSES = (
+    "right",
+    "out of KB (no gold id in the reference set)",
+    "left unlinked, the gold id ranked first",
+    "left unlinked, the gold id a lower candidate",
+    "left unlinked, the gold id not a candidate",
+    "another id, organism assigned wrong",
+    "another id, organism right, the id of another organism",
+    "another id of the gold organism",
+    "another id (no organism information)",
+)
+
+
+def miss_cause(ids: Sequence[str], out: Optional[SpanOutput], equiv: EquivalenceClasses, known_ids: Set[str],
+               taxa: Optional[Mapping[str, int]]) -> str:
+    """RETURNS (str): one of `MISS_CAUSES` for a gold UniProt span with these ids and this linker output."""
+    gold = {equiv.canon(i) for i in ids}
+    if out is not None and out.kb_id is not None and equiv.canon(out.kb_id) in gold:
+        return MISS_CAUSES[0]
+    if not any(i in known_ids for i in ids):
+        return MISS_CAUSES[1]
+    if out is None or out.kb_id is None:
+        ranks = [r for r, c in enumerate(out.candidates if out else ()) if equiv.canon(c) in gold]
+        return MISS_CAUSES[4] if not ranks else MISS_CAUSES[2] if ranks[0] == 0 else MISS_CAUSES[3]
+    if taxa is None or out.taxon is None:
+        return MISS_CAUSES[8]
+    gold_organisms = gold_taxa(ids, taxa)
+    if out.taxon not in gold_organisms:
+        return MISS_CAUSES[5]
+    return MISS_CAUSES[7] if taxa.get(out.kb_id) in gold_organisms else MISS_CAUSES[6]
+
+
+def uniprot_miss_causes(gold: Mapping[SpanKey, List[str]], linked: Mapping[SpanKey, SpanOutput],
+                        equiv: EquivalenceClasses, known_ids: Set[str], taxa: Optional[Mapping[str, int]] = None,
+                        texts: Optional[Sequence[str]] = None, top: int = 5) -> Dict[str, Dict[str, object]]:
+    """Every gold UniProt span's outcome by cause (`MISS_CAUSES`, all listed, zero counts included).
+
+    texts (Optional[Sequence[str]]): the docs' texts, to list each cause's `top` most frequent mention strings.
+    RETURNS (Dict[str, Dict[str, object]]): cause -> {"spans", "share" (of all gold UniProt spans), "mentions"}.
+    """
+    counts: Counter = Counter()
+    strings: Dict[str, Counter] = {cause: Counter() for cause in MISS_CAUSES}
+    for key, ids in gold.items():
+        cause = miss_cause(ids, linked.get(key), equiv, known_ids, taxa)
+        counts[cause] += 1
+        if texts is not None:
+            strings[cause][texts[key[0]][key[1]:key[2]]] += 1
+    n = len(gold)
+    return {cause: {"spans": counts[cause], "share": round(counts[cause] / n, 4) if n else 0.0,
+                    "mentions": [[text, k] for text, k in strings[cause].most_common(top)]}
+            for cause in MISS_CAUSES}
+
+
 def nil_unlinked(nil: Mapping[SpanKey, str], linked: Mapping[SpanKey, SpanOutput]) -> Dict[str, object]:
     """RETURNS (Dict[str, object]): the share of NIL spans the linker left without an id, overall and by type
     (spans the linker never saw, e.g. of a label it does not route, count as unlinked)."""
@@ -77,12 +132,14 @@ def nil_unlinked(nil: Mapping[SpanKey, str], linked: Mapping[SpanKey, SpanOutput
 
 def linking_only_views(mentions: Sequence[GoldMention], linked: Mapping[SpanKey, SpanOutput],
                        equiv: EquivalenceClasses, known_ids: Set[str], modes: Sequence[str],
-                       taxa: Optional[Mapping[str, int]] = None, with_taxa: bool = False) -> Dict[str, object]:
+                       taxa: Optional[Mapping[str, int]] = None, with_taxa: bool = False,
+                       texts: Optional[Sequence[str]] = None) -> Dict[str, object]:
     """All linking-only figures on gold spans (see the module docstring).
 
     known_ids (Set[str]): CURIEs in the linker's reference sets (for the in-KB share).
     modes (Sequence[str]): primary-id modes to score ("kb_id", "ncbigene").
     taxa (Optional[Mapping[str, int]]): UniProt CURIE -> taxon; with `with_taxa`, the organism confusion table.
+    texts (Optional[Sequence[str]]): the docs' texts (for the mention strings of each miss cause).
     """
     gold = gold_by_span(mentions, equiv)
     scores = {}
@@ -96,6 +153,7 @@ def linking_only_views(mentions: Sequence[GoldMention], linked: Mapping[SpanKey,
         "nil": nil_unlinked(nil_spans(mentions, {"protein_gene"}), linked),
         "nil_chemical": nil_unlinked(nil_spans(mentions, {"chemical"}), linked),
         "organism": None,
+        "uniprot_miss_causes": uniprot_miss_causes(uni, linked, equiv, known_ids, taxa if with_taxa else None, texts),
     }
     if with_taxa and taxa is not None:
         pairs = [(gold_taxa(ids, taxa), linked[k].taxon if k in linked else None) for k, ids in uni.items()]

@@ -28,12 +28,14 @@ class SpanOutput:
     kb_id (Optional[str]): The linked CURIE, None when the span was left unlinked.
     taxon (Optional[int]): `span._.kb_taxon`, if the pipeline writes it.
     ncbigene (Optional[str]): `NCBIGene:<id>` from `span._.kb_xrefs`, if any.
+    candidates (Tuple[str, ...]): the ids of `span._.kb_candidates`, best first (also when left unlinked).
     """
 
     label: str
     kb_id: Optional[str]
     taxon: Optional[int] = None
     ncbigene: Optional[str] = None
+    candidates: Tuple[str, ...] = ()
 
     def primary(self, mode: str) -> Optional[str]:
         """RETURNS (Optional[str]): The id scored: `kb_id`, or (mode "ncbigene") a GENE span's NCBI Gene xref."""
@@ -56,8 +58,9 @@ def span_output(ent: Span) -> SpanOutput:
     taxon = ent._.kb_taxon if has_taxa() else None
     xrefs = ent._.kb_xrefs if has_xrefs() else None
     gene = xrefs.get("NCBIGene") if isinstance(xrefs, dict) else None
+    candidates = ent._.kb_candidates if Span.has_extension("kb_candidates") else None
     return SpanOutput(ent.label_, kb_id or None, int(taxon) if taxon is not None else None,
-                      f"NCBIGene:{gene}" if gene else None)
+                      f"NCBIGene:{gene}" if gene else None, tuple(c[0] for c in candidates or ()))
 
 
 def doc_mentions(docs: Sequence[Doc], mentions_file: Optional[Path] = None) -> List[GoldMention]:

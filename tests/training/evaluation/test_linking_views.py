@@ -1,5 +1,6 @@
 from training.common.bioid_scoring import EquivalenceClasses, GoldMention
-from training.evaluation.linking_views import linking_only_views, nil_spans, nil_unlinked, uniprot_all_gold, uniprot_gold
+from training.evaluation.linking_views import (MISS_CAUSES, linking_only_views, miss_cause, nil_spans, nil_unlinked,
+                                              uniprot_all_gold, uniprot_gold, uniprot_miss_causes)
 from training.evaluation.pipeline_outputs import SpanOutput
 
 EQUIV = EquivalenceClasses([["Uniprot:P1", "NCBI gene:7"], ["Uniprot:P2", "Uniprot:P3"]])
@@ -47,3 +48,33 @@ def test_views_with_modes_and_organisms():
     org = views["organism"]
     assert org["spans_gold_known"] == 3 and org["accuracy"] == round(1 / 3, 4)
     assert linking_only_views(MENTIONS, LINKED, EQUIV, set(), ("kb_id",), taxa, with_taxa=False)["organism"] is None
+
+
+KNOWN = {"UniProt:P1", "UniProt:P2", "UniProt:P3", "UniProt:P5", "UniProt:M5"}
+TAXA = {"UniProt:P1": 9606, "UniProt:P2": 9606, "UniProt:P3": 9606, "UniProt:P5": 9606, "UniProt:M5": 10090}
+
+
+def test_miss_cause_of_each_outcome():
+    def cause(ids, out, taxa=TAXA):
+        return miss_cause(ids, out, EQUIV, KNOWN, taxa)
+
+    assert cause(["UniProt:P2"], SpanOutput("PROTEIN", "UniProt:P3", 9606)) == "right"  # through the class
+    assert cause(["UniProt:Q9"], SpanOutput("PROTEIN", "UniProt:P1", 9606)).startswith("out of KB")
+    assert cause(["UniProt:P1"], None) == "left unlinked, the gold id not a candidate"  # the linker never saw it
+    unlinked = [SpanOutput("PROTEIN", None, 9606, candidates=c) for c in (("UniProt:P1",), ("UniProt:P5", "UniProt:P1"), ("UniProt:P5",))]
+    assert [cause(["UniProt:P1"], o) for o in unlinked] == [MISS_CAUSES[2], MISS_CAUSES[3], MISS_CAUSES[4]]
+    assert cause(["UniProt:P5"], SpanOutput("PROTEIN", "UniProt:M5", 10090)) == "another id, organism assigned wrong"
+    assert cause(["UniProt:P5"], SpanOutput("PROTEIN", "UniProt:M5", 9606)) == MISS_CAUSES[6]
+    assert cause(["UniProt:P5"], SpanOutput("PROTEIN", "UniProt:P1", 9606)) == "another id of the gold organism"
+    assert cause(["UniProt:P5"], SpanOutput("PROTEIN", "UniProt:P1", 9606), taxa=None) == MISS_CAUSES[-1]
+
+
+def test_uniprot_miss_causes_count_every_span_once_with_its_strings():
+    gold = uniprot_gold(MENTIONS)
+    texts = ["TP5  Trp XYZ " + " " * 30]  # the out-of-KB span (0, 9, 12) reads "XYZ"
+    causes = uniprot_miss_causes(gold, LINKED, EQUIV, KNOWN, TAXA, texts)
+    assert list(causes) == list(MISS_CAUSES)
+    assert sum(c["spans"] for c in causes.values()) == len(gold) == 4
+    assert causes["right"]["spans"] == 3 and causes[MISS_CAUSES[1]]["mentions"] == [["XYZ", 1]]
+    assert causes["right"]["share"] == 0.75
+    assert all(c["mentions"] == [] for c in uniprot_miss_causes(gold, LINKED, EQUIV, KNOWN).values())
