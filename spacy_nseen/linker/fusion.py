@@ -6,7 +6,8 @@ For a batch of distinct mentions (`signals.Queries`):
 2. every other mention is searched by the signals with candidates (dense, then the scoring signals by their
    `pool_order`): the pool is the union of their candidates, then the exact matches;
 3. every pool name gets the fused score `(1 − Σ wᵢ)·dense + Σ wᵢ·signalᵢ` over the scoring signals (word TF-IDF,
-   character TF-IDF, fuzzy, each weighted by its `LinkerSettings` field);
+   character TF-IDF, fuzzy, each weighted by its `LinkerSettings` field), less `relational_penalty` for a name
+   that is the mention plus a relational head (`signals.relational`: `Lc3 synthase` is not `LC3`);
 4. names collapse to entities, ranked by (exact tier, assigned organism among exact matches, kind priority,
    entity prior, fused score + organism bonus); an exact match's written score is 1.0.
 `exact_fill` is this fusion without the dense signal for the short-cut mentions: candidates from the scoring
@@ -31,6 +32,7 @@ from .signals.char_tfidf import CharTfidfSignal
 from .signals.dense import DenseSignal
 from .signals.exact import ExactTier
 from .signals.organism import OrganismSignal
+from .signals.relational import RelationalNameSignal
 
 
 class Weighted(NamedTuple):
@@ -47,6 +49,7 @@ class Fusion:
     dense (DenseSignal): the dense signal; its weight is 1 minus the scoring signals' weights.
     exact (Optional[ExactTier]): the exact tier (None in dense mode or with `exact_match` off).
     organism (OrganismSignal): the organism signal.
+    relational (Optional[RelationalNameSignal]): the relational-name penalty (None: off).
     decision (Optional[Decision]): the decision stage in use (the first registered one available), or None.
     """
 
@@ -71,6 +74,7 @@ class Fusion:
         self.organism = OrganismSignal(reference.entity_taxa, reference.name_entity, settings.organism_weight,
                                        settings.organism_min_confidence,
                                        linker.ortholog_table if settings.organism_orthologs and hybrid else None)
+        self.relational = RelationalNameSignal.from_linker(linker, settings, mode)
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
         self.decision = next((stage for stage in stages if stage is not None), None)
 
@@ -132,14 +136,18 @@ class Fusion:
                 for i, candidates in enumerate(results)]
 
     def fused_scores(self, queries: Queries, pools: List[List[int]]) -> List[numpy.ndarray]:
-        """RETURNS: per mention, the fused score of each pool name: dense first, then each scoring signal."""
+        """RETURNS: per mention, the fused score of each pool name: dense first, then each scoring signal, less the
+        relational-name penalty."""
         dense = self.dense.scores(queries, pools)
         parts = [(w.weight, w.signal.scores(queries, pools)) for w in self.signals]
+        penalties = self.relational.penalties(queries, pools) if self.relational is not None else None
         out = []
         for row in range(len(pools)):
             scores = self.dense_weight * dense[row]
             for weight, values in parts:
                 scores = scores + weight * values[row]
+            if penalties is not None:
+                scores = scores - penalties[row]
             out.append(scores)
         return out
 

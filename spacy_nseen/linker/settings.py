@@ -61,6 +61,9 @@ class LinkerSettings:
     organism_orthologs (bool): an exact match of another organism also brings, as an exact match, its ortholog
         (same gene symbol) of the assigned organism when the confidence reaches `organism_min_confidence`
         (`organisms.orthologs`).
+    relational_penalty (float): subtracted from the fused score of a name that is the mention plus a relational
+        head (`Lc3 synthase` for `LC3`, `EGF receptor` for `EGF`: another molecule; `text.relational_names`);
+        0 = off. 0.2: chosen on the even-numbered Bio-ID documents (`results/relational_names/`).
     nil_decision (bool): the linker's NIL model (when it has one, `nil_model.json`) decides: its probability that
         the best entity is right is the link's score, compared with the component's `threshold`; False: the best
         candidate's score is (the decision stage `signals.nil`).
@@ -82,6 +85,7 @@ class LinkerSettings:
     organism_weight: float = 0.1
     organism_min_confidence: float = 0.3
     organism_orthologs: bool = True
+    relational_penalty: float = 0.2
     nil_decision: bool = True
 
     def __post_init__(self) -> None:
@@ -102,6 +106,7 @@ class LinkerSettings:
         check(self.query_form in QUERY_FORMS, "query_form", f"one of {QUERY_FORMS}")
         check(0.0 <= self.organism_weight <= 1.0, "organism_weight", "in [0, 1]")
         check(0.0 <= self.organism_min_confidence <= 1.0, "organism_min_confidence", "in [0, 1]")
+        check(0.0 <= self.relational_penalty <= 1.0, "relational_penalty", "in [0, 1]")
         check(self.exact_fill in EXACT_FILLS, "exact_fill", f"one of {EXACT_FILLS}")
 
     @classmethod

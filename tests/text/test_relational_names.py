@@ -1,0 +1,35 @@
+"""Names that are the mention plus a relational head are another molecule."""
+import pytest
+
+from spacy_nseen.text.relational_names import normalized, relational_extension
+
+
+@pytest.mark.parametrize("mention,name", [
+    ("LC3", "Lc3 synthase"),
+    ("EGF", "EGF receptor"),
+    ("p53", "p53-binding protein 1"),
+    ("Akt", "AKT_interacting protein"),
+    ("TNF", "TNF receptor 2A"),
+    ("MAPK", "MAPK kinase kinase"),
+    ("ubiquitin", "Ubiquitin ligase"),
+])
+def test_a_relational_head_after_the_mention_is_another_molecule(mention, name):
+    assert relational_extension(mention, name)
+
+
+@pytest.mark.parametrize("mention,name", [
+    ("LC3", "LC3"),                              # the name itself
+    ("LC3", "Autophagy-related protein LC3 C"),  # the mention inside, not before a head
+    ("Akt", "Akt kinase"),                       # a head that restates what Akt is
+    ("Raf", "Raf proto-oncogene"),
+    ("EGF", "EGFR"),                             # no word boundary
+    ("LC3", "Lc3 synthase related protein"),     # more than a head after the mention
+    ("", "receptor"),
+    ("  ", "   receptor"),
+])
+def test_other_names_are_not_relational(mention, name):
+    assert not relational_extension(mention, name)
+
+
+def test_normalized_folds_case_and_separators():
+    assert normalized(" PKC-δ_binding / Protein ") == "pkc δ binding protein"
