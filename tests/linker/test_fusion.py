@@ -123,3 +123,20 @@ def test_a_new_decision_stage_joins_the_fusion_by_its_module_and_setting(toy_lin
     assert off.fusion().decision is None and off.link_probabilities(MENTIONS, results) is None
     assert [v.score for v in off.verdicts(MENTIONS, results, None, 0.0)] == [c[0].score for c in results]
 
+
+
+def test_pool_names_are_read_once_per_batch_and_shared():
+    from spacy_nseen.linker.signals.base import pool_names
+
+    class CountingNames(list):
+        reads = 0
+
+        def __getitem__(self, i):
+            CountingNames.reads += 1
+            return list.__getitem__(self, i)
+
+    names = CountingNames(["a", "b", "c", "d"])
+    queries = Queries(["x", "y"], ["x", "y"], [None, None])
+    assert pool_names(queries, names, [[0, 2], [2, 3]]) == {0: "a", 2: "c", 3: "d"}
+    assert CountingNames.reads == 3
+    assert pool_names(queries, names, [[3, 1]])[1] == "b" and CountingNames.reads == 4  # only the new row

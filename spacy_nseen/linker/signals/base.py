@@ -16,6 +16,7 @@ from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Pr
 import numpy
 
 from ...organisms.ranking import OrganismContext
+from ...text.lines import strings_at
 from ..candidate import Candidate
 
 Pools = List[List[int]]
@@ -29,7 +30,8 @@ class Queries:
     contexts (List[Optional[OrganismContext]]): per mention, its organism evidence.
     exact (List[Dict[int, int]]): per mention, its exactly matching name rows → tier (set by the exact signal).
     searched (List[int]): the mentions that are searched (not answered by the exact short-cut).
-    cache (Dict[str, Any]): per signal, its representation of the queries (vectors, TF-IDF rows), made once.
+    cache (Dict[str, Any]): per signal, its representation of the queries (vectors, TF-IDF rows), made once; and
+        `pool_names`, the reference names of the pool rows read so far (`pool_names`).
     """
 
     def __init__(self, written: Sequence[str], texts: Sequence[str], contexts: Sequence[Optional[OrganismContext]]) -> None:
@@ -42,6 +44,16 @@ class Queries:
 
     def __len__(self) -> int:
         return len(self.texts)
+
+
+def pool_names(queries: Queries, names: Sequence[str], pools: Pools) -> Dict[int, str]:
+    """RETURNS (Dict[int, str]): name row → reference name, for every row of the pools; each row is read once per
+    batch (kept in `queries.cache`, so the signals that read names share one read)."""
+    known: Dict[int, str] = queries.cache.setdefault("pool_names", {})
+    missing = list({row for pool in pools for row in pool if row not in known})
+    if missing:
+        known.update(zip(missing, strings_at(names, missing)))
+    return known
 
 
 @runtime_checkable

@@ -6,8 +6,7 @@ from rapidfuzz.distance import Indel, JaroWinkler
 from rapidfuzz.process import cpdist
 
 from ...text.normalization import strict_key
-from ...text.lines import strings_at
-from .base import Pools, Queries, scoring_signal
+from .base import Pools, Queries, pool_names, scoring_signal
 
 
 @scoring_signal
@@ -32,8 +31,8 @@ class FuzzySignal:
 
     def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
         """All (mention, candidate) pairs of the batch in one rapidfuzz call per scorer; each key made once."""
-        rows = list({row for pool in pools for row in pool})
-        keys = dict(zip(rows, map(strict_key, strings_at(self.names, rows))))
+        names = pool_names(queries, self.names, pools)
+        keys = {row: strict_key(names[row]) for row in {row for pool in pools for row in pool}}
         mentions = [strict_key(text) for text in queries.texts]
         left = [mentions[i] for i, pool in enumerate(pools) for _ in pool]
         right = [keys[row] for pool in pools for row in pool]

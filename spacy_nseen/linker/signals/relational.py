@@ -8,9 +8,8 @@ from typing import List, Optional, Sequence
 
 import numpy
 
-from ...text.lines import strings_at
 from ...text.relational_names import relational_extension
-from .base import Pools, Queries
+from .base import Pools, Queries, pool_names
 
 RELATIONAL = "relational"
 
@@ -34,13 +33,14 @@ class RelationalNameSignal:
     def penalties(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
         """RETURNS (List[numpy.ndarray]): per mention, `relational_penalty` for each pool name whose entity has a pool
         name that is a relational extension of the mention (as the other signals read it), else 0."""
+        names = pool_names(queries, self.names, pools)
         out = []
         for text, pool in zip(queries.texts, pools):
             values = numpy.zeros(len(pool), dtype=numpy.float32)
-            folded = text.casefold()
-            related = [j for j, name in enumerate(strings_at(self.names, pool))
-                       # cheap test first: the name starts with the mention (any case) and is longer
-                       if len(name) > len(text) and name[: len(text)].casefold() == folded
+            folded, n = text.casefold(), len(text)
+            # cheap test first: the name starts with the mention (any case) and is longer
+            related = [j for j, row in enumerate(pool)
+                       if (name := names[row])[:n].casefold() == folded and len(name) > n
                        and relational_extension(text, name)]
             if related:
                 entities = self.name_entity[numpy.asarray(pool, dtype=numpy.int64)]
