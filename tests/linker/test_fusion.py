@@ -124,7 +124,6 @@ def test_a_new_decision_stage_joins_the_fusion_by_its_module_and_setting(toy_lin
     assert [v.score for v in off.verdicts(MENTIONS, results, None, 0.0)] == [c[0].score for c in results]
 
 
-
 def test_pool_names_are_read_once_per_batch_and_shared():
     from spacy_nseen.linker.signals.base import pool_names
 

@@ -62,17 +62,17 @@ def uniprot_all_gold(gold: Mapping[SpanKey, List[str]], linked: Mapping[SpanKey,
             "right": right, "right_strict": strict, "spans": n, "spans_in_kb": in_kb, "right_in_kb": right_in_kb}
 
 
-MISS_CAUSES = (
-    "right",
-    "out of KB (no gold id in the reference set)",
-    "left unlinked, the gold id ranked first",
-    "left unlinked, the gold id a lower candidate",
-    "left unlinked, the gold id not a candidate",
-    "another id, organism assigned wrong",
-    "another id, organism right, the id of another organism",
-    "another id of the gold organism",
-    "another id (no organism information)",
-)
+RIGHT = "right"
+OUT_OF_KB = "out of KB (no gold id in the reference set)"
+UNLINKED_RANKED_FIRST = "left unlinked, the gold id ranked first"
+UNLINKED_LOWER = "left unlinked, the gold id a lower candidate"
+UNLINKED_ABSENT = "left unlinked, the gold id not a candidate"
+WRONG_ORGANISM = "another id, organism assigned wrong"
+OTHER_ORGANISMS_ID = "another id, organism right, the id of another organism"
+GOLD_ORGANISMS_ID = "another id of the gold organism"
+NO_ORGANISM_INFO = "another id (no organism information)"
+MISS_CAUSES = (RIGHT, OUT_OF_KB, UNLINKED_RANKED_FIRST, UNLINKED_LOWER, UNLINKED_ABSENT, WRONG_ORGANISM,
+               OTHER_ORGANISMS_ID, GOLD_ORGANISMS_ID, NO_ORGANISM_INFO)
 
 
 def miss_cause(ids: Sequence[str], out: Optional[SpanOutput], equiv: EquivalenceClasses, known_ids: Set[str],
@@ -80,18 +80,18 @@ def miss_cause(ids: Sequence[str], out: Optional[SpanOutput], equiv: Equivalence
     """RETURNS (str): one of `MISS_CAUSES` for a gold UniProt span with these ids and this linker output."""
     gold = {equiv.canon(i) for i in ids}
     if out is not None and out.kb_id is not None and equiv.canon(out.kb_id) in gold:
-        return MISS_CAUSES[0]
+        return RIGHT
     if not any(i in known_ids for i in ids):
-        return MISS_CAUSES[1]
+        return OUT_OF_KB
     if out is None or out.kb_id is None:
         ranks = [r for r, c in enumerate(out.candidates if out else ()) if equiv.canon(c) in gold]
-        return MISS_CAUSES[4] if not ranks else MISS_CAUSES[2] if ranks[0] == 0 else MISS_CAUSES[3]
+        return UNLINKED_ABSENT if not ranks else UNLINKED_RANKED_FIRST if ranks[0] == 0 else UNLINKED_LOWER
     if taxa is None or out.taxon is None:
-        return MISS_CAUSES[8]
+        return NO_ORGANISM_INFO
     gold_organisms = gold_taxa(ids, taxa)
     if out.taxon not in gold_organisms:
-        return MISS_CAUSES[5]
-    return MISS_CAUSES[7] if taxa.get(out.kb_id) in gold_organisms else MISS_CAUSES[6]
+        return WRONG_ORGANISM
+    return GOLD_ORGANISMS_ID if taxa.get(out.kb_id) in gold_organisms else OTHER_ORGANISMS_ID
 
 
 def uniprot_miss_causes(gold: Mapping[SpanKey, List[str]], linked: Mapping[SpanKey, SpanOutput],

@@ -6,7 +6,8 @@ A signal is one source of evidence about which reference names fit a mention. It
 - `scores(queries, pools)`: its score of every name of each mention's pool.
 A *scoring* signal (word TF-IDF, character TF-IDF, fuzzy) is weighted by one setting (`weight_setting`) and
 registered with `@scoring_signal`; the dense signal gets the rest of the weight (1 − the others). The exact tier
-and the organism signal give rank keys before the score (see `fusion`).
+and the organism signal give rank keys before the score, and the relational-name signal (`signals.relational`)
+subtracts a penalty from it (see `fusion`). Signals that read the pool's names share one read (`pool_names`).
 A *decision* stage (the NIL decision, `signals.nil`) reads the ranked result: `probabilities(queries, results)`
 is its probability that each mention's best entity is right; it is switched by one setting (`setting`) and
 registered with `@decision_stage`. The fusion is signals → ranking → decision (`Fusion.verdicts`).
