@@ -31,8 +31,9 @@ class TrainingSettings:
 
     batch_pairs (int): labelled pairs per step.
     in_batch_weight (float): weight of the loss over all in-batch pairs of known label (0 = off).
-    in_batch_loss (str): "contrastive" (eq. 1 over every pair, positives and negatives averaged apart: the
-        paper's loss) or "infonce" (a softmax over each name's in-batch cosines, `losses.in_batch_info_nce`).
+    in_batch_loss (str): "infonce" (a softmax over each name's in-batch cosines, `losses.in_batch_info_nce`:
+        the measured winner, the default) or "contrastive" (eq. 1 over every pair, positives and negatives
+        averaged apart: the paper's loss). The labelled pairs always get the paper's eq. 1–2.
     temperature (float): τ of "infonce".
     margin (float): contrastive margin m.
     learning_rate (float): AdamW learning rate.
@@ -43,7 +44,7 @@ class TrainingSettings:
 
     batch_pairs: int = 256
     in_batch_weight: float = 1.0
-    in_batch_loss: str = "contrastive"
+    in_batch_loss: str = "infonce"
     temperature: float = 0.05
     margin: float = 1.0
     learning_rate: float = 2e-3

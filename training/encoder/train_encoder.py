@@ -110,7 +110,7 @@ def train(
     dropout: float = typer.Option(0.0, help="Dropout"),
     batch_pairs: int = typer.Option(256, help="Labelled pairs per step"),
     in_batch_weight: float = typer.Option(1.0, help="Weight of the all-in-batch-pairs loss"),
-    in_batch_loss: str = typer.Option("contrastive", help="In-batch loss: contrastive (eq. 1 over all pairs, the paper's) or infonce (softmax over each name's in-batch cosines)"),
+    in_batch_loss: str = typer.Option("infonce", help="In-batch loss: infonce (softmax over each name's in-batch cosines; the measured winner) or contrastive (eq. 1 over all pairs, the paper's recipe)"),
     temperature: float = typer.Option(0.05, help="Softmax temperature of --in-batch-loss infonce"),
     learning_rate: float = typer.Option(2e-3, help="AdamW learning rate"),
     rounds: int = typer.Option(3, help="Training rounds; hard negatives are mined after each but the last"),
