@@ -18,14 +18,24 @@ RELATIONAL_HEADS: FrozenSet[str] = frozenset({
     "converting enzyme", "cleaving enzyme", "kinase kinase", "inducible protein", "induced protein",
     "regulated protein", "responsive protein", "receptor kinase", "receptor ligand", "receptor antagonist",
 })
-# A trailing member number or letter of the related name (`… interacting protein 1`, `… receptor 2A`).
-_MEMBER = re.compile(r"(?: (?:\d+[a-z]?|[a-z]|[ivx]+))?$")
+# A trailing member number, letter or Greek letter of the related name (`… interacting protein 1`,
+# `… receptor 2A`, `NF-kappa-B inhibitor alpha`).
+_GREEK = "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega"
+_MEMBER = re.compile(rf"(?: (?:\d+[a-z]?|[a-z]|[ivx]+|(?:{_GREEK})\d*))?$")
 _SEPARATORS = re.compile(r"[\s\-_/]+")
+_LEADING = re.compile(r"[^\s\-_/]*")
 
 
 def normalized(text: str) -> str:
     """RETURNS (str): `text` case-folded, with runs of spaces, hyphens, underscores and slashes as one space."""
     return _SEPARATORS.sub(" ", text.casefold()).strip()
+
+
+def leading_word(text: str) -> str:
+    """RETURNS (str): the case-folded start of `text` up to its first separator (what every name that
+    `relational_extension` accepts for this mention starts with, in any case)."""
+    folded = text.casefold().lstrip()
+    return folded[: len(_LEADING.match(folded).group())]
 
 
 def relational_extension(mention: str, name: str) -> bool:

@@ -61,3 +61,12 @@ def test_the_penalty_is_a_checked_setting():
 
 def test_the_penalty_is_on_by_default():
     assert LinkerSettings().relational_penalty == 0.2
+
+
+def test_the_cheap_test_lets_names_with_other_separators_through():
+    rows = [("UniProt:P25963", "NF kB inhibitor alpha", "alternative"), ("UniProt:P25963", "NFKBIA", "gene_primary"),
+            ("UniProt:Q04206", "NF-kappa-B p65", "alternative")]
+    reference = ReferenceSet.from_rows(rows)
+    signal = RelationalNameSignal(reference.names, reference.name_entity, 0.2)
+    penalties = signal.penalties(Queries(["NF-kB"], ["NF-kB"], [None]), [[0, 1, 2]])
+    assert penalties[0].tolist() == pytest.approx([0.2, 0.2, 0.0])

@@ -1,7 +1,7 @@
 """Names that are the mention plus a relational head are another molecule."""
 import pytest
 
-from spacy_nseen.text.relational_names import normalized, relational_extension
+from spacy_nseen.text.relational_names import leading_word, normalized, relational_extension
 
 
 @pytest.mark.parametrize("mention,name", [
@@ -33,3 +33,14 @@ def test_other_names_are_not_relational(mention, name):
 
 def test_normalized_folds_case_and_separators():
     assert normalized(" PKC-δ_binding / Protein ") == "pkc δ binding protein"
+
+
+@pytest.mark.parametrize("text, lead", [("NF-kB", "nf"), ("LC3", "lc3"), ("  p53 binding", "p53"), ("-LC3", ""),
+                                        ("Straße/2", "strasse")])
+def test_leading_word_is_the_case_folded_first_word(text: str, lead: str):
+    assert leading_word(text) == lead
+
+
+@pytest.mark.parametrize("mention, name", [("NF-kappa-B", "NF-kappa-B inhibitor alpha"), ("PDGF", "PDGF receptor beta")])
+def test_a_greek_member_letter_after_the_head_is_still_relational(mention: str, name: str):
+    assert relational_extension(mention, name)

@@ -6,7 +6,7 @@ organism first met in the dev articles (`T. gondii`, 32 dev mentions, none in tr
 them. The caption tokenizer splits `T. gondii` into `T`, `.`, `gondii`. Panel letters before a word (`B. with`,
 `E. left`) are the false matches: common English and caption words are refused as the species part.
 
-    python -m training.ner.organism_patterns configs/organism_patterns.jsonl
+    python -m training.ner.organism_patterns configs/organism_patterns.json
 """
 import json
 from pathlib import Path
@@ -44,12 +44,12 @@ def organism_patterns() -> List[Dict[str, Any]]:
 
 
 def write_patterns(path: Path) -> None:
-    """Write the patterns as JSONL (one pattern per line), the format `srsly.read_jsonl.v1` reads."""
+    """Write the patterns as one JSON list (`srsly.read_json.v1` in the config; the ruler wants a sequence)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in organism_patterns()), encoding="utf8")
+    path.write_text(json.dumps(organism_patterns(), ensure_ascii=False, indent=1) + "\n", encoding="utf8")
 
 
-def main(output: Path = typer.Argument(..., help="JSONL file of entity_ruler patterns")) -> None:
+def main(output: Path = typer.Argument(..., help="JSON file of entity_ruler patterns")) -> None:
     """Write the binomial-name ORGANISM patterns."""
     write_patterns(output)
     typer.echo(f"Saved {len(organism_patterns())} patterns to {output}")

@@ -8,7 +8,7 @@ from typing import List, Optional, Sequence
 
 import numpy
 
-from ...text.relational_names import relational_extension
+from ...text.relational_names import leading_word, relational_extension
 from .base import Pools, Queries, pool_names
 
 RELATIONAL = "relational"
@@ -37,10 +37,12 @@ class RelationalNameSignal:
         out = []
         for text, pool in zip(queries.texts, pools):
             values = numpy.zeros(len(pool), dtype=numpy.float32)
-            folded, n = text.casefold(), len(text)
-            # cheap test first: the name starts with the mention (any case) and is longer
+            n, lead = len(text), leading_word(text)
+            k = len(lead)
+            # cheap test first: the name is longer and starts with the mention's first word (any case; the words
+            # after it may be joined by other separators: `NF kB inhibitor` for `NF-kB`)
             related = [j for j, row in enumerate(pool)
-                       if (name := names[row])[:n].casefold() == folded and len(name) > n
+                       if len(name := names[row]) > n and name[:k].casefold() == lead
                        and relational_extension(text, name)]
             if related:
                 entities = self.name_entity[numpy.asarray(pool, dtype=numpy.int64)]

@@ -65,10 +65,10 @@ def test_refused_epithets_hold_stop_and_caption_words():
 
 
 def test_the_committed_patterns_file_is_the_generated_one(tmp_path: Path):
-    committed = ROOT / "configs" / "organism_patterns.jsonl"
-    write_patterns(tmp_path / "patterns.jsonl")
-    assert committed.read_text(encoding="utf8") == (tmp_path / "patterns.jsonl").read_text(encoding="utf8")
-    assert [json.loads(line)["label"] for line in committed.read_text(encoding="utf8").splitlines()] == ["ORGANISM"] * 2
+    committed = ROOT / "configs" / "organism_patterns.json"
+    write_patterns(tmp_path / "patterns.json")
+    assert committed.read_text(encoding="utf8") == (tmp_path / "patterns.json").read_text(encoding="utf8")
+    assert [p["label"] for p in json.loads(committed.read_text(encoding="utf8"))] == ["ORGANISM"] * 2
 
 
 def test_the_ner_config_runs_the_ruler_after_the_ner_and_reads_the_committed_file():
@@ -76,6 +76,6 @@ def test_the_ner_config_runs_the_ruler_after_the_ner_and_reads_the_committed_fil
     assert config["nlp"]["pipeline"] == ["tok2vec", "ner", "organism_ruler"]
     assert config["components"]["organism_ruler"]["factory"] == "entity_ruler"
     assert config["components"]["organism_ruler"]["overwrite_ents"] is False
-    assert config["initialize"]["components"]["organism_ruler"]["patterns"]["path"] == "configs/organism_patterns.jsonl"
+    assert config["initialize"]["components"]["organism_ruler"]["patterns"]["path"] == "configs/organism_patterns.json"
     pipeline = Config().from_disk(ROOT / "configs" / "pipeline.cfg", interpolate=False)
     assert pipeline["nlp"]["pipeline"].index("organism_ruler") == pipeline["nlp"]["pipeline"].index("ner") + 1
