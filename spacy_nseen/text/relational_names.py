@@ -34,8 +34,7 @@ def normalized(text: str) -> str:
 def leading_word(text: str) -> str:
     """RETURNS (str): the case-folded start of `text` up to its first separator (what every name that
     `relational_extension` accepts for this mention starts with, in any case)."""
-    folded = text.casefold().lstrip()
-    return folded[: len(_LEADING.match(folded).group())]
+    return _LEADING.match(text.casefold().lstrip()).group()
 
 
 def relational_extension(mention: str, name: str) -> bool:

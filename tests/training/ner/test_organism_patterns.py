@@ -48,13 +48,10 @@ def test_panel_letters_and_other_shapes_are_not_tagged(nlp: spacy.Language, text
     assert _organisms(nlp, text) == []
 
 
-def test_the_ruler_keeps_the_ner_spans():
-    nlp = customize_tokenizer(spacy.blank("en"))
-    ruler = nlp.add_pipe("entity_ruler", name="organism_ruler", config={"overwrite_ents": False})
-    ruler.add_patterns(organism_patterns())
+def test_the_ruler_keeps_the_ner_spans(nlp: spacy.Language):
     doc = nlp.make_doc("T. gondii tachyzoites")
     doc.ents = [doc.char_span(0, len(doc.text), label="CELL")]
-    assert [(e.text, e.label_) for e in ruler(doc).ents] == [("T. gondii tachyzoites", "CELL")]
+    assert [(e.text, e.label_) for e in nlp.get_pipe("organism_ruler")(doc).ents] == [("T. gondii tachyzoites", "CELL")]
 
 
 def test_refused_epithets_hold_stop_and_caption_words():
