@@ -13,7 +13,9 @@ Two settings choose the middle keys:
 - `exact_tie_break`: the entity prior used after the kind priority:
   - "score": none (the hybrid score decides, then the entity's position in the reference set);
   - "names": the entity's number of names in the reference set (better-studied entities have collected
-    more names: a prior computed from the reference set alone);
+    more names: a prior computed from the reference set alone); in a multi-organism set, the largest count of
+    the entity's ortholog group (`OrthologTable.pooled_max`: how studied a gene is belongs to the gene, so mouse
+    `p62` goes to Sqstm1, like human `p62`, even though the mouse Igf2bp2 entry lists more names);
   - "prior": an external per-entity value set with `KnowledgeBaseLinker.entity_prior` (e.g. ChEBI's star
     level, read with `read_entity_prior`).
 """

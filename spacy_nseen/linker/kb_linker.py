@@ -229,7 +229,11 @@ class KnowledgeBaseLinker:
             return entity_priors(self.reference_set, tie_break, self.entity_prior)
         cached = getattr(self, "_prior_cache", None)
         if cached is None or cached[0] != tie_break:
-            cached = (tie_break, entity_priors(self.reference_set, tie_break, None))
+            prior = entity_priors(self.reference_set, tie_break, None)
+            if prior is not None and tie_break == "names" and self.reference_set.entity_taxa is not None:
+                # how studied a gene is, not one organism's entry: orthologs share their best-named member's count
+                prior = self.ortholog_table().pooled_max(prior)
+            cached = (tie_break, prior)
             self._prior_cache = cached
         return cached[1]
 

@@ -43,6 +43,19 @@ class OrthologTable:
             if count > 1:  # two entries of one organism share the symbol: no ortholog
                 del self._rows[key]
 
+    def pooled_max(self, values: numpy.ndarray) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): per entity, the largest of `values` over its ortholog group (entities with the
+        same gene symbol in any organism); an entity without a gene symbol keeps its own value."""
+        values = numpy.asarray(values, dtype=numpy.float64)
+        grouped = self._group >= 0
+        if not grouped.any():
+            return values.copy()
+        best = numpy.full(int(self._group.max()) + 1, -numpy.inf)
+        numpy.maximum.at(best, self._group[grouped], values[grouped])
+        pooled = values.copy()
+        pooled[grouped] = best[self._group[grouped]]
+        return pooled
+
     def symbol_row(self, entity: int, taxon: int) -> Optional[int]:
         """RETURNS (Optional[int]): the gene-symbol name row of `entity`'s ortholog in `taxon`, or None."""
         group = int(self._group[entity])

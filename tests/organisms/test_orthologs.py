@@ -1,6 +1,7 @@
 """Orthologs by gene symbol: an exact match of another organism brings the assigned organism's ortholog."""
 from dataclasses import replace
 
+import numpy
 import pytest
 from thinc.api import Model
 
@@ -67,3 +68,47 @@ def test_weak_or_no_evidence_and_the_setting_off_keep_the_exact_match(linker: Kn
 def test_a_restriction_still_applies_to_orthologs(linker: KnowledgeBaseLinker) -> None:
     only_rat = OrganismContext(HUMAN, 0.9, allowed=frozenset({RAT}))
     assert {c.kb_id for c in linker.link(["Beclin1"], top_k=3, organisms=[only_rat])[0]} == {"UniProt:Q91XJ1"}
+
+
+def test_pooled_max_gives_each_ortholog_group_its_largest_value(reference: ReferenceSet) -> None:
+    table = OrthologTable(reference)
+    values = numpy.arange(1.0, reference.n_entities + 1.0)
+    pooled = table.pooled_max(values)
+    human, rat = reference.entity_index("UniProt:Q14457"), reference.entity_index("UniProt:Q91XJ1")
+    assert pooled[human] == pooled[rat] == max(values[human], values[rat])
+    dup = [reference.entity_index(k) for k in ("UniProt:M1", "UniProt:M2", "UniProt:H3")]
+    assert set(pooled[dup]) == {max(values[dup])}  # one symbol, one group (ambiguity only blocks stand-ins)
+    assert pooled is not values and list(values) == list(numpy.arange(1.0, reference.n_entities + 1.0))
+
+
+# `p62` is an alias of two human proteins; in mouse neither entry lists it, so both come in as orthologs.
+# The mouse Igf2bp2 entry has more names than mouse Sqstm1, the human SQSTM1 entry more than IGF2BP2: how
+# studied a gene is belongs to the gene, so the names tie-break reads the ortholog group's count.
+P62_ROWS = [
+    ("UniProt:Q13501", "Sequestosome-1", "recommended"),
+    ("UniProt:Q13501", "SQSTM1", "gene_primary"),
+    ("UniProt:Q13501", "p62", "gene_synonym"),
+    ("UniProt:Q13501", "ORCA", "gene_synonym"),
+    ("UniProt:Q13501", "OSIL", "gene_synonym"),
+    ("UniProt:Q13501", "EBIAP", "alternative"),
+    ("UniProt:Q9Y6M1", "IGF2 mRNA-binding protein 2", "recommended"),
+    ("UniProt:Q9Y6M1", "IGF2BP2", "gene_primary"),
+    ("UniProt:Q9Y6M1", "p62", "gene_synonym"),
+    ("UniProt:Q64337", "Sequestosome-1", "recommended"),
+    ("UniProt:Q64337", "Sqstm1", "gene_primary"),
+    ("UniProt:Q5SF07", "IGF2 mRNA-binding protein 2", "recommended"),
+    ("UniProt:Q5SF07", "Igf2bp2", "gene_primary"),
+    ("UniProt:Q5SF07", "Imp2", "gene_synonym"),
+    ("UniProt:Q5SF07", "Vickz2", "gene_synonym"),
+]
+P62_TAXA = {"UniProt:Q13501": HUMAN, "UniProt:Q9Y6M1": HUMAN, "UniProt:Q64337": MOUSE, "UniProt:Q5SF07": MOUSE}
+
+
+def test_the_names_tie_break_counts_an_ortholog_groups_names(toy_encoder: Model) -> None:
+    reference = ReferenceSet.from_rows(P62_ROWS, P62_TAXA)
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=5, seed=0)
+    linker = linker.with_settings(replace(linker.settings, exact_tie_break="names", organism_orthologs=True))
+    mouse = linker.link(["p62"], top_k=2, organisms=[OrganismContext(MOUSE, 0.9)])[0]
+    assert [c.kb_id for c in mouse] == ["UniProt:Q64337", "UniProt:Q5SF07"]
+    human = linker.link(["p62"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]
+    assert [c.kb_id for c in human] == ["UniProt:Q13501", "UniProt:Q9Y6M1"]
