@@ -4,6 +4,7 @@ from .component import NseenLinker, make_nseen_linker
 from .encoder.weights_io import encoder_block
 from .encoder.layer import build_char_bilstm_encoder
 from .errors import ArtifactError, NotInitializedError, NseenError
+from .ner.gazetteer import Gazetteer, make_gazetteer
 from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from .reference.reference_set import ReferenceSet
 
@@ -11,6 +12,7 @@ __all__ = [
     "__version__",
     "ArtifactError",
     "Candidate",
+    "Gazetteer",
     "KnowledgeBaseLinker",
     "LinkerSettings",
     "NotInitializedError",
@@ -19,5 +21,6 @@ __all__ = [
     "ReferenceSet",
     "build_char_bilstm_encoder",
     "encoder_block",
+    "make_gazetteer",
     "make_nseen_linker",
 ]

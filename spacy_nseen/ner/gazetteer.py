@@ -1,0 +1,226 @@
+"""`nseen_gazetteer`: reference names the statistical NER missed become entities of one label.
+
+The component runs after the `ner` (and any ruler) and never changes an entity it finds: it adds a span only where
+no entity overlaps it. A name matches where the doc's tokens equal the name's tokens under the same tokenizer
+(case-sensitive); the longest name wins at each position, left to right. The names are data, chosen where they
+are built (`training.ner.chemical_gazetteer`: ChEBI names that the training captions do not mostly leave
+unlabelled).
+
+A name is looked up by a hash of its tokens' ORTH ids (spaCy's stable 64-bit string hashes, `Token.orth`), rolled
+over the tokens; for a doc, every token n-gram is hashed at once with numpy and tested against the sorted hashes.
+That keeps 240,000 ChEBI names in about 2 MB (a Python set of them takes 40 MB) at a fraction of a millisecond per
+caption.
+
+Saved as `gazetteer.json` (settings, number of names), `names.txt` (one tokenized name per line, to read and diff)
+and `hashes.npz` (the sorted hashes; pickle-free): a missing, truncated or foreign file raises an `ArtifactError`
+that names it.
+"""
+import gzip
+import json
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+
+import numpy
+import srsly
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.strings import get_string_id
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+from spacy.util import ensure_path
+from wasabi import msg
+
+from ..errors import ArtifactError, FileProblemError
+from ..retrieval.array_io import load_npz, save_npz
+
+FORMAT_VERSION = 1
+SETTINGS_FILE = "gazetteer.json"
+NAMES_FILE = "names.txt"
+HASHES_FILE = "hashes.npz"
+_SEPARATOR = " "  # between the tokens of a key (tokens never contain a space)
+_MULTIPLIER = numpy.uint64(1099511628211)  # the rolling hash's base (odd; uint64 arithmetic wraps mod 2**64)
+
+
+def roll_hashes(orths: numpy.ndarray, n_tokens: int) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): uint64, the rolled hash of each run of `n_tokens` consecutive ORTH ids."""
+    orths = numpy.asarray(orths, dtype=numpy.uint64)
+    count = len(orths) - n_tokens + 1
+    if count <= 0:
+        return numpy.zeros(0, dtype=numpy.uint64)
+    hashes = numpy.zeros(count, dtype=numpy.uint64)
+    with numpy.errstate(over="ignore"):
+        for i in range(n_tokens):
+            hashes = hashes * _MULTIPLIER + orths[i : i + count]
+    return hashes
+
+
+def key_hash(tokens: Sequence[str]) -> int:
+    """RETURNS (int): the rolled hash of a name's tokens (what `roll_hashes` gives for the same tokens in a doc)."""
+    return int(roll_hashes(numpy.asarray([get_string_id(t) for t in tokens], dtype=numpy.uint64), len(tokens))[0])
+
+
+class Gazetteer(Pipe):
+    """Adds an entity for each listed name that no entity overlaps.
+
+    label (str): the label of the added entities (e.g. "CHEMICAL").
+    max_tokens (int): the longest name, in tokens, that is listed and looked for.
+    """
+
+    def __init__(self, nlp: Language, name: str = "nseen_gazetteer", *, label: str, max_tokens: int) -> None:
+        if not label:
+            raise ValueError("nseen_gazetteer needs a label")
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be at least 1, got {max_tokens}")
+        self.nlp = nlp
+        self.name = name
+        self.label = label
+        self.max_tokens = max_tokens
+        self._text = ""  # the keys, one per line (kept as one string: a list of 240,000 strings takes 15 MB)
+        self._hashes = numpy.zeros(0, dtype=numpy.uint64)
+        self._lengths: List[int] = []
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+    def keys(self) -> List[str]:
+        """RETURNS (List[str]): the listed names' keys (their tokens joined by a space), sorted."""
+        return self._text.split("\n")[:-1]
+
+    def key_of(self, text: str) -> Optional[str]:
+        """RETURNS (Optional[str]): a name's key (its tokens under the pipeline's tokenizer), or None if it has
+        whitespace tokens or more than `max_tokens` tokens."""
+        tokens = [t.text for t in self.nlp.make_doc(text.strip())]
+        if not tokens or len(tokens) > self.max_tokens or any(not t.strip() for t in tokens):
+            return None
+        return _SEPARATOR.join(tokens)
+
+    def add_names(self, names: Iterable[str]) -> int:
+        """Tokenize and add names. RETURNS (int): how many new keys were added."""
+        before = len(self)
+        keys = set(self.keys())
+        keys.update(key for key in (self.key_of(name) for name in names) if key is not None)
+        ordered = sorted(keys)
+        hashes = numpy.unique(numpy.asarray([key_hash(k.split(_SEPARATOR)) for k in ordered], dtype=numpy.uint64))
+        lengths = {key.count(_SEPARATOR) + 1 for key in ordered}
+        self._set_state("".join(f"{key}\n" for key in ordered), hashes, lengths)
+        return len(self) - before
+
+    def _set_state(self, text: str, hashes: numpy.ndarray, lengths: Iterable[int]) -> None:
+        self._text = text
+        self._hashes = hashes
+        self._lengths = sorted(set(lengths), reverse=True)  # the names' numbers of tokens, longest first
+
+    def matches(self, doc: Doc, taken: Optional[Set[int]] = None) -> Iterator[Tuple[int, int]]:
+        """The (start, end) token spans of listed names, left to right, the longest at each start, none
+        overlapping each other or a token in `taken`."""
+        if not len(self) or not len(doc):
+            return
+        taken = set(taken or ())
+        orths = doc.to_array("ORTH").astype(numpy.uint64)
+        found: Dict[int, List[int]] = {}  # start → lengths that match there, longest first
+        for n_tokens in self._lengths:
+            hashes = roll_hashes(orths, n_tokens)
+            if not len(hashes):
+                continue
+            at = numpy.minimum(self._hashes.searchsorted(hashes), len(self._hashes) - 1)
+            for start in numpy.flatnonzero(self._hashes[at] == hashes).tolist():
+                found.setdefault(start, []).append(n_tokens)
+        end_of_last = 0
+        for start in sorted(found):
+            if start < end_of_last or start in taken:
+                continue
+            for n_tokens in found[start]:
+                if not any(i in taken for i in range(start, start + n_tokens)):
+                    yield start, start + n_tokens
+                    end_of_last = start + n_tokens
+                    break
+
+    def __call__(self, doc: Doc) -> Doc:
+        if not len(self):
+            return doc
+        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        added = [Span(doc, start, end, label=self.label) for start, end in self.matches(doc, taken)]
+        if added:
+            doc.ents = sorted(list(doc.ents) + added, key=lambda span: span.start)
+        return doc
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
+                   names_path: Optional[str] = None) -> None:
+        """Read the names (one per line; `.gz` allowed). Without a file the gazetteer stays empty (a no-op)."""
+        self._set_state("", numpy.zeros(0, dtype=numpy.uint64), ())
+        if names_path is None:
+            msg.warn(f"{self.name}: no names file given (initialize.components.{self.name}.names_path): it adds nothing")
+            return
+        path = Path(names_path)
+        if not path.is_file():
+            raise FileProblemError(path, "the gazetteer's names file does not exist",
+                                   "Build it first (spacy project run chemical-gazetteer) or set names_path to null")
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf8") as file_:  # type: ignore[operator]
+            self.add_names(line.rstrip("\n") for line in file_ if line.strip())
+
+    # serialization: text, JSON and a pickle-free npz, checked on load
+    def _settings(self) -> Dict[str, Union[int, str]]:
+        return {"format_version": FORMAT_VERSION, "label": self.label, "max_tokens": self.max_tokens,
+                "n_names": len(self), "lengths": self._lengths}
+
+    def _restore(self, settings: Dict, text: str, hashes: numpy.ndarray, where: Union[str, Path]) -> None:
+        fix = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
+        if settings.get("format_version") != FORMAT_VERSION:
+            raise ArtifactError(where, f"format_version {settings.get('format_version')!r}, expected {FORMAT_VERSION}", fix)
+        n_names, n_lines = settings.get("n_names"), text.count("\n")
+        if n_lines != n_names or len(hashes) != n_names or (text and not text.endswith("\n")):
+            raise ArtifactError(where, f"{n_lines} names and {len(hashes)} hashes, but {SETTINGS_FILE} says "
+                                f"{n_names} (truncated?)", fix)
+        if hashes.dtype != numpy.uint64 or (len(hashes) > 1 and not bool(numpy.all(hashes[1:] > hashes[:-1]))):
+            raise ArtifactError(where, "the hashes are not sorted distinct uint64 values", fix)
+        self.label, self.max_tokens = str(settings["label"]), int(settings["max_tokens"])
+        self._set_state(text, hashes, [int(n) for n in settings.get("lengths", ())])
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        (path / NAMES_FILE).write_text(self._text, encoding="utf8")
+        save_npz(path / HASHES_FILE, {"hashes": self._hashes})
+        srsly.write_json(path / SETTINGS_FILE, self._settings())
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Gazetteer":
+        path = ensure_path(path)
+        for file_name in (SETTINGS_FILE, NAMES_FILE, HASHES_FILE):
+            if not (path / file_name).is_file():
+                raise ArtifactError(path / file_name, "missing", "Copy the pipeline again, or rebuild it")
+        try:
+            settings = json.loads((path / SETTINGS_FILE).read_text(encoding="utf8"))
+        except ValueError as e:
+            raise ArtifactError(path / SETTINGS_FILE, f"not valid JSON ({e})", "Copy the pipeline again, or rebuild it") from e
+        try:
+            hashes = load_npz(path / HASHES_FILE, mmap=False)["hashes"]
+        except (OSError, ValueError, KeyError) as e:
+            raise ArtifactError(path / HASHES_FILE, f"unreadable ({e})", "Copy the pipeline again, or rebuild it") from e
+        self._restore(settings, (path / NAMES_FILE).read_text(encoding="utf8"), hashes, path)
+        return self
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        data = {"settings": self._settings(), "names": self._text, "hashes": self._hashes.tobytes()}
+        return srsly.msgpack_dumps(data)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Gazetteer":
+        try:
+            data = srsly.msgpack_loads(bytes_data)
+            settings, text = data["settings"], str(data["names"])
+            hashes = numpy.frombuffer(data["hashes"], dtype=numpy.uint64).copy()
+        except (ValueError, KeyError, TypeError) as e:
+            raise ArtifactError("<bytes>", f"not a serialized nseen_gazetteer ({e})", "Serialize it again") from e
+        self._restore(settings, text, hashes, "<bytes>")
+        return self
+
+
+@Language.factory(
+    "nseen_gazetteer",
+    default_config={"label": "CHEMICAL", "max_tokens": 8},
+    assigns=["doc.ents"],
+    requires=["doc.ents"],
+)
+def make_gazetteer(nlp: Language, name: str, label: str, max_tokens: int) -> Gazetteer:
+    """A gazetteer after the NER (see `Gazetteer`); its names come from `initialize` or a saved pipeline."""
+    return Gazetteer(nlp, name, label=label, max_tokens=max_tokens)

@@ -1,0 +1,116 @@
+"""nseen_gazetteer: listed names the NER missed become entities; NER spans are never changed; saved as text + npz."""
+import json
+from pathlib import Path
+
+import numpy
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Span
+
+from spacy_nseen.errors import ArtifactError, FileProblemError
+from spacy_nseen.ner.gazetteer import HASHES_FILE, NAMES_FILE, SETTINGS_FILE, Gazetteer, key_hash, roll_hashes
+
+NAMES = ["folate", "sialic acid", "sialic", "Mg2+", "Ruthenium red", "zymosan"]
+
+
+@pytest.fixture()
+def nlp() -> Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("nseen_gazetteer", name="chemical_gazetteer", config={"label": "CHEMICAL"}).add_names(NAMES)
+    return nlp
+
+
+def ents(doc) -> list:
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def test_listed_names_become_entities_the_longest_first(nlp: Language) -> None:
+    doc = nlp("Cells fed folate, sialic acid and Mg2+ were stained with Ruthenium red.")
+    assert ents(doc) == [("folate", "CHEMICAL"), ("sialic acid", "CHEMICAL"), ("Mg2+", "CHEMICAL"),
+                         ("Ruthenium red", "CHEMICAL")]
+
+
+def test_matching_is_by_whole_tokens_and_case(nlp: Language) -> None:
+    assert ents(nlp("Folate and folates and antifolate and ZYMOSAN.")) == []
+
+
+def test_entities_already_there_are_kept_and_never_overlapped(nlp: Language) -> None:
+    doc = nlp.make_doc("sialic acid binding lectin and folate")
+    doc.ents = [Span(doc, 1, 3, label="PROTEIN")]  # "acid binding", as an NER might tag it
+    doc = nlp.get_pipe("chemical_gazetteer")(doc)
+    # "sialic acid" overlaps the NER's span: only the shorter name that doesn't is added
+    assert ents(doc) == [("sialic", "CHEMICAL"), ("acid binding", "PROTEIN"), ("folate", "CHEMICAL")]
+
+
+def test_an_empty_gazetteer_changes_nothing() -> None:
+    nlp = spacy.blank("en")
+    gazetteer = nlp.add_pipe("nseen_gazetteer")
+    assert len(gazetteer) == 0 and ents(nlp("folate")) == []
+
+
+def test_the_rolled_hash_of_a_docs_tokens_is_the_names_hash() -> None:
+    doc = spacy.blank("en").make_doc("sialic acid here")
+    orths = doc.to_array("ORTH").astype(numpy.uint64)
+    assert int(roll_hashes(orths, 2)[0]) == key_hash(["sialic", "acid"])
+    assert int(roll_hashes(orths, 1)[1]) == key_hash(["acid"]) != key_hash(["sialic", "acid"])
+    assert len(roll_hashes(orths, 4)) == 0
+
+
+def test_names_too_long_or_blank_are_not_listed() -> None:
+    nlp = spacy.blank("en")
+    gazetteer = nlp.add_pipe("nseen_gazetteer", config={"max_tokens": 2})
+    assert gazetteer.add_names(["one two three", "  ", "one two", "one two"]) == 1
+    assert gazetteer.keys() == ["one two"]
+
+
+def test_initialize_reads_a_names_file_and_a_missing_one_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "names.txt"
+    path.write_text("folate\nsialic acid\n\n", encoding="utf8")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("nseen_gazetteer")
+    nlp.initialize()  # no file: a no-op gazetteer (with a warning)
+    assert len(nlp.get_pipe("nseen_gazetteer")) == 0
+    nlp.config["initialize"]["components"]["nseen_gazetteer"] = {"names_path": str(path)}
+    nlp.initialize()
+    assert nlp.get_pipe("nseen_gazetteer").keys() == ["folate", "sialic acid"]
+    nlp.config["initialize"]["components"]["nseen_gazetteer"] = {"names_path": str(tmp_path / "gone.txt")}
+    with pytest.raises(FileProblemError, match="gone.txt"):
+        nlp.initialize()
+
+
+def test_a_saved_pipeline_loads_with_the_same_names(nlp: Language, tmp_path: Path) -> None:
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert loaded.get_pipe("chemical_gazetteer").keys() == nlp.get_pipe("chemical_gazetteer").keys()
+    assert ents(loaded("zymosan and folate")) == [("zymosan", "CHEMICAL"), ("folate", "CHEMICAL")]
+    names = (tmp_path / "pipeline" / "chemical_gazetteer" / NAMES_FILE).read_text(encoding="utf8")
+    assert names.split("\n") == sorted(["folate", "sialic acid", "sialic", "Mg2 +", "Ruthenium red", "zymosan"]) + [""]
+    again = spacy.blank("en").add_pipe("nseen_gazetteer").from_bytes(nlp.get_pipe("chemical_gazetteer").to_bytes())
+    assert again.keys() == nlp.get_pipe("chemical_gazetteer").keys()
+
+
+@pytest.mark.parametrize("damage", ["missing names", "missing hashes", "truncated", "version", "bad json"])
+def test_a_damaged_save_is_refused_naming_the_file(nlp: Language, tmp_path: Path, damage: str) -> None:
+    directory = tmp_path / "gazetteer"
+    nlp.get_pipe("chemical_gazetteer").to_disk(directory)
+    if damage == "missing names":
+        (directory / NAMES_FILE).unlink()
+    elif damage == "missing hashes":
+        (directory / HASHES_FILE).unlink()
+    elif damage == "truncated":
+        (directory / NAMES_FILE).write_text("folate\n", encoding="utf8")
+    elif damage == "version":
+        settings = json.loads((directory / SETTINGS_FILE).read_text(encoding="utf8"))
+        (directory / SETTINGS_FILE).write_text(json.dumps({**settings, "format_version": 99}), encoding="utf8")
+    else:
+        (directory / SETTINGS_FILE).write_text("{", encoding="utf8")
+    with pytest.raises(ArtifactError, match=str(directory)):
+        Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8).from_disk(directory)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="max_tokens"):
+        Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=0)
+    with pytest.raises(ValueError, match="label"):
+        Gazetteer(spacy.blank("en"), label="", max_tokens=8)
