@@ -114,3 +114,19 @@ def test_bad_settings_are_refused() -> None:
         Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=0)
     with pytest.raises(ValueError, match="label"):
         Gazetteer(spacy.blank("en"), label="", max_tokens=8)
+
+
+def test_listing_names_adds_nothing_to_the_pipelines_vocab() -> None:
+    nlp = spacy.blank("en")
+    before = len(nlp.vocab.strings)
+    nlp.add_pipe("nseen_gazetteer").add_names(["tetramethylrhodamine", "zymosan A", "LFM-A13"])
+    assert len(nlp.vocab.strings) == before and "tetramethylrhodamine" not in nlp.vocab.strings
+    assert ents(nlp("with tetramethylrhodamine and LFM-A13")) == [("tetramethylrhodamine", "CHEMICAL"), ("LFM-A13", "CHEMICAL")]
+
+
+def test_names_are_tokenized_with_the_pipelines_rules() -> None:
+    nlp = spacy.blank("en")
+    nlp.tokenizer.add_special_case("Mg2+", [{"ORTH": "Mg2+"}])
+    gazetteer = nlp.add_pipe("nseen_gazetteer")
+    gazetteer.add_names(["Mg2+"])
+    assert gazetteer.keys() == ["Mg2+"] and ents(nlp("with Mg2+ ions")) == [("Mg2+", "CHEMICAL")]

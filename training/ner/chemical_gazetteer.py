@@ -68,8 +68,9 @@ def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.
     probe.add_names(shaped)
     seen, labelled = training_counts(probe, docs, LABEL)
     kept, unlabelled = [], 0
+    tokenize = probe.name_tokenizer()
     for name in shaped:
-        key = probe.key_of(name)
+        key = probe.key_of(name, tokenize)
         if key is None:
             continue
         if seen[key] and labelled[key] / seen[key] < min_labelled:
@@ -77,7 +78,7 @@ def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.
             continue
         kept.append(name)
     stats = {"names_with_the_shape": len(shaped), "dropped_mostly_unlabelled": unlabelled, "kept": len(kept),
-             "kept_seen_in_training": sum(1 for n in kept if seen[probe.key_of(n) or ""]),
+             "kept_seen_in_training": sum(1 for n in kept if seen[probe.key_of(n, tokenize) or ""]),
              "min_labelled_percent": int(round(100 * min_labelled))}
     return kept, stats
 
