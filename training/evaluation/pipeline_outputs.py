@@ -16,8 +16,16 @@ from training.common.bioid import BioIDFormatError, read_mentions
 from training.common.bioid_scoring import GoldMention, SpanKey
 
 GENE_LABELS = ("GENE",)
-# Components that set doc.ents: left out when the linker runs on gold spans.
-ENTITY_FACTORIES = frozenset({"ner", "beam_ner", "entity_ruler", "span_ruler", "spancat", "spancat_singlelabel"})
+# Components that set doc.ents: left out when the linker runs on gold spans (also any other component that
+# declares `doc.ents` among what it assigns, e.g. a gazetteer after the NER).
+ENTITY_FACTORIES = frozenset({"ner", "beam_ner", "entity_ruler", "span_ruler", "spancat", "spancat_singlelabel",
+                              "nseen_gazetteer"})
+
+
+def sets_entities(nlp: Language, name: str) -> bool:
+    """RETURNS (bool): whether a pipeline component finds entities (it is left out of the linking-only view)."""
+    meta = nlp.get_pipe_meta(name)
+    return meta.factory in ENTITY_FACTORIES or "doc.ents" in (meta.assigns or [])
 PRIMARY_MODES = ("kb_id", "ncbigene")
 
 
@@ -148,7 +156,7 @@ def run_without_ner(nlp: Language, docs: Sequence[Doc], batch_size: int) -> List
     are already set: the linker and whatever the pipeline does around it (e.g. organism assignment)."""
     stream: Iterable[Doc] = docs
     for name, pipe in nlp.pipeline:
-        if nlp.get_pipe_meta(name).factory in ENTITY_FACTORIES:
+        if sets_entities(nlp, name):
             continue
         stream = pipe.pipe(stream, batch_size=batch_size) if hasattr(pipe, "pipe") else map(pipe, stream)
     return list(stream)
