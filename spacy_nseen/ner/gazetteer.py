@@ -43,6 +43,11 @@ _SEPARATOR = " "  # between the tokens of a key (tokens never contain a space)
 _MULTIPLIER = numpy.uint64(1099511628211)  # the rolling hash's base (odd; uint64 arithmetic wraps mod 2**64)
 
 
+def join_tokens(tokens: Iterable[str]) -> str:
+    """RETURNS (str): the key of a name or a doc's token run: its tokens' texts joined by a space."""
+    return _SEPARATOR.join(tokens)
+
+
 def roll_hashes(orths: numpy.ndarray, n_tokens: int) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): uint64, the rolled hash of each run of `n_tokens` consecutive ORTH ids."""
     orths = numpy.asarray(orths, dtype=numpy.uint64)
@@ -105,15 +110,17 @@ class Gazetteer(Pipe):
         tokens = [t.text for t in (tokenize or self.name_tokenizer())(text.strip())]
         if not tokens or len(tokens) > self.max_tokens or any(not t.strip() for t in tokens):
             return None
-        return _SEPARATOR.join(tokens)
+        return join_tokens(tokens)
 
     def add_names(self, names: Iterable[str]) -> int:
         """Tokenize and add names. RETURNS (int): how many new keys were added."""
-        before = len(self)
-        keys = set(self.keys())
         tokenize = self.name_tokenizer()
-        keys.update(key for key in (self.key_of(name, tokenize) for name in names) if key is not None)
-        ordered = sorted(keys)
+        return self.add_keys(key for key in (self.key_of(name, tokenize) for name in names) if key is not None)
+
+    def add_keys(self, keys: Iterable[str]) -> int:
+        """Add names already tokenized (`key_of`). RETURNS (int): how many new keys were added."""
+        before = len(self)
+        ordered = sorted(set(self.keys()).union(keys))
         hashes = numpy.unique(numpy.asarray([key_hash(k.split(_SEPARATOR)) for k in ordered], dtype=numpy.uint64))
         lengths = {key.count(_SEPARATOR) + 1 for key in ordered}
         self._set_state("".join(f"{key}\n" for key in ordered), hashes, lengths)
@@ -189,7 +196,9 @@ class Gazetteer(Pipe):
         if hashes.dtype != numpy.uint64 or (len(hashes) > 1 and not bool(numpy.all(hashes[1:] > hashes[:-1]))):
             raise ArtifactError(where, "the hashes are not sorted distinct uint64 values", fix)
         self.label, self.max_tokens = str(settings["label"]), int(settings["max_tokens"])
-        self._set_state(text, hashes, [int(n) for n in settings.get("lengths", ())])
+        if not isinstance(settings.get("lengths"), list) or (n_names and not settings["lengths"]):
+            raise ArtifactError(where, f"{SETTINGS_FILE} lacks the names' lengths", fix)
+        self._set_state(text, hashes, [int(n) for n in settings["lengths"]])
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         path = ensure_path(path)

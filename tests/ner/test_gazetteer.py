@@ -130,3 +130,13 @@ def test_names_are_tokenized_with_the_pipelines_rules() -> None:
     gazetteer = nlp.add_pipe("nseen_gazetteer")
     gazetteer.add_names(["Mg2+"])
     assert gazetteer.keys() == ["Mg2+"] and ents(nlp("with Mg2+ ions")) == [("Mg2+", "CHEMICAL")]
+
+
+def test_a_save_without_the_names_lengths_is_refused(nlp: Language, tmp_path: Path) -> None:
+    directory = tmp_path / "gazetteer"
+    nlp.get_pipe("chemical_gazetteer").to_disk(directory)
+    settings = json.loads((directory / SETTINGS_FILE).read_text(encoding="utf8"))
+    del settings["lengths"]
+    (directory / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf8")
+    with pytest.raises(ArtifactError, match="lengths"):
+        Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8).from_disk(directory)

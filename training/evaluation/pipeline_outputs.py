@@ -16,17 +16,16 @@ from training.common.bioid import BioIDFormatError, read_mentions
 from training.common.bioid_scoring import GoldMention, SpanKey
 
 GENE_LABELS = ("GENE",)
-# Components that set doc.ents: left out when the linker runs on gold spans (also any other component that
-# declares `doc.ents` among what it assigns, e.g. a gazetteer after the NER).
-ENTITY_FACTORIES = frozenset({"ner", "beam_ner", "entity_ruler", "span_ruler", "spancat", "spancat_singlelabel",
-                              "nseen_gazetteer"})
+# Components that find entities: left out when the linker runs on gold spans. Besides these factories, any
+# component that declares `doc.ents` among what it assigns (the NER, rulers, `nseen_gazetteer`).
+ENTITY_FACTORIES = frozenset({"ner", "beam_ner", "entity_ruler", "span_ruler", "spancat", "spancat_singlelabel"})
+PRIMARY_MODES = ("kb_id", "ncbigene")
 
 
 def sets_entities(nlp: Language, name: str) -> bool:
     """RETURNS (bool): whether a pipeline component finds entities (it is left out of the linking-only view)."""
     meta = nlp.get_pipe_meta(name)
     return meta.factory in ENTITY_FACTORIES or "doc.ents" in (meta.assigns or [])
-PRIMARY_MODES = ("kb_id", "ncbigene")
 
 
 @dataclass(frozen=True)

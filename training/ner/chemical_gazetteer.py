@@ -27,7 +27,7 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
-from spacy_nseen.ner.gazetteer import Gazetteer
+from spacy_nseen.ner.gazetteer import Gazetteer, join_tokens
 from training.common.tsv_io import iter_tsv
 from training.ner.bio_tokenizer import customize_tokenizer
 
@@ -54,7 +54,7 @@ def training_counts(gazetteer: Gazetteer, docs: Iterable[spacy.tokens.Doc], labe
     for doc in docs:
         gold = {(ent.start, ent.end) for ent in doc.ents if ent.label_ == label}
         for start, end in gazetteer.matches(doc):
-            key = " ".join(t.text for t in doc[start:end])
+            key = join_tokens(t.text for t in doc[start:end])
             seen[key] += 1
             labelled[key] += (start, end) in gold
     return seen, labelled
@@ -65,12 +65,13 @@ def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.
     """RETURNS: the kept names (sorted, distinct) and counts of what was dropped and why."""
     shaped = sorted({n.strip() for n in names if name_shape_ok(n.strip())})
     probe = Gazetteer(nlp, label=LABEL, max_tokens=8)
-    probe.add_names(shaped)
+    tokenize = probe.name_tokenizer()
+    keys = {name: probe.key_of(name, tokenize) for name in shaped}  # each name tokenized once
+    probe.add_keys(key for key in keys.values() if key is not None)
     seen, labelled = training_counts(probe, docs, LABEL)
     kept, unlabelled = [], 0
-    tokenize = probe.name_tokenizer()
     for name in shaped:
-        key = probe.key_of(name, tokenize)
+        key = keys[name]
         if key is None:
             continue
         if seen[key] and labelled[key] / seen[key] < min_labelled:
@@ -78,7 +79,7 @@ def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.
             continue
         kept.append(name)
     stats = {"names_with_the_shape": len(shaped), "dropped_mostly_unlabelled": unlabelled, "kept": len(kept),
-             "kept_seen_in_training": sum(1 for n in kept if seen[probe.key_of(n, tokenize) or ""]),
+             "kept_seen_in_training": sum(1 for n in kept if seen[keys[n]]),
              "min_labelled_percent": int(round(100 * min_labelled))}
     return kept, stats
 
