@@ -58,9 +58,9 @@ class LinkerSettings:
         organism a mention was assigned to (multi-organism reference sets; see `organism_ranking`).
     organism_min_confidence (float): among exact matches of one tier, the assigned organism's entities rank
         first when the assignment's confidence reaches this value.
-    organism_orthologs (bool): an exact match of another organism also brings, as an exact match, its ortholog
-        (same gene symbol) of the assigned organism when the confidence reaches `organism_min_confidence`
-        (`organisms.orthologs`).
+    organism_orthologs (bool): a candidate of another organism also brings its ortholog (same gene symbol) of
+        the assigned organism when the confidence reaches `organism_min_confidence` (`organisms.orthologs`): an
+        exact match as an exact match of the same tier, another name with the same score.
     relational_penalty (float): subtracted from the fused score of a name that is the mention plus a relational
         head (`Lc3 synthase` for `LC3`, `EGF receptor` for `EGF`: another molecule; `text.relational_names`);
         0 = off. 0.2: chosen on the even-numbered Bio-ID documents (`results/relational_names/`).

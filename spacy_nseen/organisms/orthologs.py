@@ -1,9 +1,10 @@
 """Orthologs in a multi-organism reference set, found by their shared gene symbol.
 
 Papers name a protein the same way in every organism: a caption about human cells may write `Beclin1`, a name
-only rat's entry lists, while the human entry lists `Beclin-1`. When a mention matches an entity of another
-organism exactly, the linker also offers that entity's ortholog in the organism the mention was assigned to,
-as an exact match of the same tier (`OrganismSignal.with_orthologs`); the organism rank key then picks it.
+only rat's entry lists, while the human entry lists `Beclin-1`. When a candidate of a mention is an entity of
+another organism, the linker also offers that entity's ortholog in the organism the mention was assigned to:
+an exact match as an exact match of the same tier, another name with the same score
+(`OrganismSignal.with_orthologs`); the organism rank key and bonus then pick it.
 
 Two entries are orthologs when their primary gene names (`gene_primary`) are equal ignoring case (`BECN1`,
 `Becn1`), and each is the only entry of its organism with that symbol.

@@ -1,4 +1,4 @@
-"""Orthologs by gene symbol: an exact match of another organism brings the assigned organism's ortholog."""
+"""Orthologs by gene symbol: a candidate of another organism brings the assigned organism's ortholog."""
 from dataclasses import replace
 
 import numpy
@@ -112,3 +112,38 @@ def test_the_names_tie_break_counts_an_ortholog_groups_names(toy_encoder: Model)
     assert [c.kb_id for c in mouse] == ["UniProt:Q64337", "UniProt:Q5SF07"]
     human = linker.link(["p62"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]
     assert [c.kb_id for c in human] == ["UniProt:Q13501", "UniProt:Q9Y6M1"]
+
+
+def _signal(reference: ReferenceSet):
+    from spacy_nseen.linker.signals.organism import OrganismSignal
+
+    table = OrthologTable(reference)
+    return OrganismSignal(reference.entity_taxa, reference.name_entity, 0.1, 0.3, lambda: table)
+
+
+def _row(reference: ReferenceSet, kb_id: str, name: str) -> int:
+    return next(r for r, n in enumerate(reference.names)
+                if n == name and reference.kb_ids[int(reference.name_entity[r])] == kb_id)
+
+
+def test_a_fuzzy_candidate_of_another_organism_lends_its_score_to_the_ortholog(reference: ReferenceSet) -> None:
+    signal = _signal(reference)
+    rat_alias = _row(reference, "UniProt:Q91XJ1", "Beclin1")
+    human_symbol = _row(reference, "UniProt:Q14457", "BECN1")
+    human = OrganismContext(HUMAN, 0.9)
+    # the human symbol is not a candidate: it joins the pool with the rat name's score, standing in for it
+    pool, scores, sources = signal.with_orthologs([rat_alias], numpy.asarray([0.8], numpy.float32), {}, human)
+    assert pool == [rat_alias, human_symbol] and list(scores) == pytest.approx([0.8, 0.8])
+    assert sources == {human_symbol: rat_alias}
+    # it is a candidate with a lower score: its score is raised, nothing is added
+    pool, scores, sources = signal.with_orthologs([rat_alias, human_symbol], numpy.asarray([0.8, 0.5], numpy.float32),
+                                                  {}, human)
+    assert pool == [rat_alias, human_symbol] and list(scores) == pytest.approx([0.8, 0.8]) and sources == {}
+    # a higher own score and an exact own match are kept; weak evidence changes nothing
+    kept = numpy.asarray([0.8, 0.9], numpy.float32)
+    assert list(signal.with_orthologs([rat_alias, human_symbol], kept, {}, human)[1]) == pytest.approx([0.8, 0.9])
+    exact_own = signal.with_orthologs([rat_alias, human_symbol], numpy.asarray([0.8, 0.5], numpy.float32),
+                                      {human_symbol: 1}, human)
+    assert list(exact_own[1]) == pytest.approx([0.8, 0.5])
+    weak = signal.with_orthologs([rat_alias], numpy.asarray([0.8], numpy.float32), {}, OrganismContext(HUMAN, 0.1))
+    assert weak[0] == [rat_alias] and weak[2] == {}

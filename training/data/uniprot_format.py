@@ -14,10 +14,13 @@ top-level `[` that opens `Cleaved into:` / `Includes:` starts a block.
 """
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterator, List, Tuple, Union
 
 from training.common.data_errors import DataFileError
 from training.common.tsv_io import iter_tsv
+
+if TYPE_CHECKING:
+    from .reference_rows import ReferenceRows
 
 PathLike = Union[str, Path]
 BLOCK_PREFIXES = {"Cleaved into:": "component", "Includes:": "component"}
@@ -239,6 +242,52 @@ def read_uniprot_tsv(
         if families:
             entry.families = [f.strip() for f in families.split(";") if f.strip()]
         yield entry
+
+
+def read_hgnc_approved(path: PathLike) -> Dict[str, str]:
+    """Read the HGNC approved symbol of each UniProt accession that belongs to exactly one HGNC gene.
+
+    path (PathLike): The HGNC TSV file (`Approved symbol`, `UniProt ID(supplied by UniProt)`).
+    RETURNS (Dict[str, str]): accession -> approved symbol (accessions of several genes are left out: the
+        symbol would not name the protein).
+    """
+    uniprot_col = "UniProt ID(supplied by UniProt)"
+    symbols: Dict[str, set] = {}
+    for row in iter_tsv(path, ("Approved symbol", uniprot_col)):
+        symbol = row["Approved symbol"].strip()
+        if not symbol or row.get("Status", "Approved").strip() not in ("", "Approved"):
+            continue
+        for accession in (a.strip() for a in row[uniprot_col].split(",")):
+            if accession:
+                symbols.setdefault(accession, set()).add(symbol)
+    return {acc: next(iter(s)) for acc, s in symbols.items() if len(s) == 1}
+
+
+def add_approved_symbols(rows: "ReferenceRows", approved: Dict[str, str], prefix: str = "UniProt:") -> Dict[str, int]:
+    """Give every entity without a gene symbol (`gene_primary` row) its HGNC approved symbol as one.
+
+    The human names lack a gene symbol for some well-known proteins (`APP` is only an alternative name of
+    P05067): the ortholog table (`spacy_nseen.organisms.orthologs`) and the exact tier need one. An existing row
+    with the symbol becomes `gene_primary` unless it is a recommended name; otherwise a row is added.
+
+    rows (ReferenceRows): The rows (changed in place). approved (Dict[str, str]): `read_hgnc_approved`.
+    prefix (str): The CURIE prefix of the rows' accessions.
+    RETURNS (Dict[str, int]): how many symbols were added and how many existing rows became `gene_primary`.
+    """
+    with_symbol = {kb_id for kb_id, _, kind in rows.rows if kind == "gene_primary"}
+    index = {(kb_id, name): i for i, (kb_id, name, _) in enumerate(rows.rows)}
+    added = promoted = 0
+    for kb_id in rows.entity_ids():
+        symbol = approved.get(kb_id[len(prefix):]) if kb_id.startswith(prefix) else None
+        if kb_id in with_symbol or not symbol:
+            continue
+        i = index.get((kb_id, symbol))
+        if i is None:
+            added += rows.add(kb_id, symbol, "gene_primary")
+        elif rows.rows[i][2] not in ("recommended", "primary"):
+            rows.rows[i] = (kb_id, symbol, "gene_primary")
+            promoted += 1
+    return {"added": added, "promoted": promoted}
 
 
 def read_hgnc_synonyms(path: PathLike) -> Dict[str, List[Tuple[str, str]]]:

@@ -3,8 +3,9 @@
 It restricts (names of entities outside a mention's allowed organisms leave the exact matches and the pool),
 gives a rank key among exact matches (the assigned organism's entities first when the assignment's confidence
 reaches `organism_min_confidence`) and a bonus, `organism_weight × confidence`, added to the ranking (not to
-the written score) of candidates of the assigned organism. With `organism_orthologs`, an exact match of another
-organism also brings its ortholog of the assigned organism as an exact match (`organisms.orthologs`).
+the written score) of candidates of the assigned organism. With `organism_orthologs`, a candidate of another
+organism also brings its ortholog of the assigned organism: an exact match as an exact match, another name with
+its score (`with_orthologs`, `organisms.orthologs`).
 """
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -30,35 +31,53 @@ class OrganismSignal:
 
     def with_orthologs(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int],
                        context: Optional[OrganismContext]) -> Tuple[List[int], numpy.ndarray, Dict[int, int]]:
-        """Add to the pool the gene-symbol rows of the orthologs, in the assigned organism, of the exactly matched
-        entities of other organisms (when the assignment's confidence reaches `min_confidence`); each stands in
-        for its source name: same score, and the same exact tier and kind.
+        """Let the ortholog, in the assigned organism, of every candidate entity of another organism stand in for it
+        (when the assignment's confidence reaches `min_confidence`): papers name a gene the same way in every
+        organism, so a name of mouse Il2ra that fits `IL-2Rα` best is evidence for human IL2RA too.
+        - An exact match brings its ortholog's gene-symbol row as an exact match of the same tier and kind, with
+          the same score (a row already in the pool keeps its own keys).
+        - Another name lends its score to its ortholog's gene-symbol row: added to the pool, or, when that row
+          is already a candidate with a lower score and is no exact match, its score raised to the source's.
+        The organism rank key and bonus then prefer the assigned organism's entity.
 
         RETURNS: the pool and its scores (new objects if changed), and the source name row of each added row.
         """
-        if (self.orthologs is None or not exact or self.entity_taxa is None or context is None
+        if (self.orthologs is None or self.entity_taxa is None or context is None
                 or context.taxon is None or context.confidence < self.min_confidence):
             return pool, scores, {}
         table = self.orthologs()
-        known = set(pool)
+        position = {row: j for j, row in enumerate(pool)}
+        scores = numpy.asarray(scores, dtype=numpy.float32)
+        lifted: Dict[int, float] = {}
         sources: Dict[int, int] = {}
         best: Dict[int, Tuple[int, float]] = {}
         for j, row in enumerate(pool):
-            tier = exact.get(row)
             entity = int(self.name_entity[row])
-            if not tier or int(self.entity_taxa[entity]) == context.taxon:
+            if int(self.entity_taxa[entity]) == context.taxon:
                 continue
             ortholog = table.symbol_row(entity, context.taxon)
-            if ortholog is None or ortholog in known:
+            if ortholog is None:
                 continue
-            key = (tier, float(scores[j]))
+            tier = exact.get(row, 0)
+            score = float(scores[j])
+            if ortholog in position:
+                own = position[ortholog]
+                if not tier and not exact.get(ortholog) and score > max(float(scores[own]), lifted.get(own, -numpy.inf)):
+                    lifted[own] = score
+                continue
+            key = (tier, score)
             if ortholog not in best or key > best[ortholog]:
                 best[ortholog], sources[ortholog] = key, row
+        if not sources and not lifted:
+            return pool, scores, {}
+        if lifted:
+            scores = scores.copy()
+            for own, score in lifted.items():
+                scores[own] = score
         if not sources:
             return pool, scores, {}
         rows = list(sources)
-        scores = numpy.concatenate([numpy.asarray(scores, dtype=numpy.float32),
-                                    numpy.asarray([best[row][1] for row in rows], dtype=numpy.float32)])
+        scores = numpy.concatenate([scores, numpy.asarray([best[row][1] for row in rows], dtype=numpy.float32)])
         return pool + rows, scores, sources
 
     def allowed_rows(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> Dict[int, int]:

@@ -1,7 +1,10 @@
 import pytest
 
 from training.common.data_errors import DataFileError
+from training.data.reference_rows import ReferenceRows
 from training.data.uniprot_format import (
+    add_approved_symbols,
+    read_hgnc_approved,
     read_hgnc_synonyms,
     read_uniprot_tsv,
     split_gene_names,
@@ -103,6 +106,32 @@ def test_hgnc_synonyms(fixtures):
     synonyms = read_hgnc_synonyms(fixtures / "mirror_hgnc.tsv.gz")
     assert set(synonyms) == {"P31946", "P62258"}
     assert all(kind in ("hgnc_alias", "hgnc_previous") for _, kind in synonyms["P62258"])
+
+
+def test_hgnc_approved_symbols(fixtures, tmp_path):
+    assert read_hgnc_approved(fixtures / "mirror_hgnc.tsv.gz") == {"P31946": "YWHAB", "P62258": "YWHAE"}
+    two_genes = tmp_path / "hgnc.tsv"
+    two_genes.write_text("Approved symbol\tStatus\tUniProt ID(supplied by UniProt)\n"
+                         "APP\tApproved\tP05067\nHBA1\tApproved\tP69905\nHBA2\tApproved\tP69905\n"
+                         "OLD1\tSymbol Withdrawn\tP99999\n")
+    # an accession of two genes (HBA1, HBA2) or of a withdrawn symbol gets none
+    assert read_hgnc_approved(two_genes) == {"P05067": "APP"}
+
+
+def test_add_approved_symbols_promotes_or_adds():
+    rows = ReferenceRows()
+    rows.add("UniProt:P05067", "Amyloid beta A4 protein", "unmatched")
+    rows.add("UniProt:P05067", "APP", "alternative")  # the symbol is there, but not as a gene symbol
+    rows.add("UniProt:Q7RTV5", "Peroxiredoxin-like 2C", "recommended")  # no row with the symbol
+    rows.add("UniProt:P35318", "ADM", "recommended")  # a recommended name keeps its kind
+    rows.add("UniProt:P04637", "Cellular tumor antigen p53", "recommended")
+    rows.add("UniProt:P04637", "TP53", "gene_primary")  # has a gene symbol: untouched
+    approved = {"P05067": "APP", "Q7RTV5": "PRXL2C", "P35318": "ADM", "P04637": "P53-OTHER"}
+    assert add_approved_symbols(rows, approved) == {"added": 1, "promoted": 1}
+    assert ("UniProt:P05067", "APP", "gene_primary") in rows.rows
+    assert rows.rows[-1] == ("UniProt:Q7RTV5", "PRXL2C", "gene_primary")
+    assert ("UniProt:P35318", "ADM", "recommended") in rows.rows
+    assert not any(name == "P53-OTHER" for _, name, _ in rows.rows)
 
 
 def test_missing_file_and_columns(tmp_path):
