@@ -51,18 +51,19 @@ def build_uniprot(sources: Path, fmt: str, hgnc: bool) -> ReferenceRows:
     """
     hgnc_path = _existing(sources, "uniprot/hgnc.tsv.gz", "uniprot/hgnc.tsv") if hgnc else None
     if fmt == "mirror":
-        return read_mirror_uniprot(
+        rows = read_mirror_uniprot(
             sources / "uniprot/names.tsv.gz", sources / "uniprot/families_hgnc.tsv.gz", hgnc_path
         )
-    rows = ReferenceRows()
-    path = _existing(sources, "uniprot/uniprot_human_reviewed.tsv.gz", "uniprot/uniprot_human_reviewed.tsv")
-    synonyms = read_hgnc_synonyms(hgnc_path) if hgnc_path is not None else {}
-    for entry in read_uniprot_tsv(path):
-        kb_id = f"UniProt:{entry.accession}"
-        for name, kind in entry.names + synonyms.get(entry.accession, []):
-            rows.add(kb_id, name, kind)
-        for family in entry.families:
-            rows.add_family(f"UniProt-family:{family}", kb_id)
+    else:
+        rows = ReferenceRows()
+        path = _existing(sources, "uniprot/uniprot_human_reviewed.tsv.gz", "uniprot/uniprot_human_reviewed.tsv")
+        synonyms = read_hgnc_synonyms(hgnc_path) if hgnc_path is not None else {}
+        for entry in read_uniprot_tsv(path):
+            kb_id = f"UniProt:{entry.accession}"
+            for name, kind in entry.names + synonyms.get(entry.accession, []):
+                rows.add(kb_id, name, kind)
+            for family in entry.families:
+                rows.add_family(f"UniProt-family:{family}", kb_id)
     if hgnc_path is not None:
         rows.sources["hgnc_approved_symbol"] = add_approved_symbols(rows, read_hgnc_approved(hgnc_path))
     return rows

@@ -14,7 +14,7 @@ from spacy_nseen.progress import progress_iter
 
 from .reference_rows import ReferenceRows
 from training.common.tsv_io import iter_tsv
-from .uniprot_format import add_approved_symbols, read_hgnc_approved, read_hgnc_synonyms
+from .uniprot_format import read_hgnc_synonyms
 
 PathLike = Union[str, Path]
 UNIPROT_PREFIX = "UniProt:"
@@ -31,8 +31,7 @@ def read_mirror_uniprot(
 
     names (PathLike): `uniprot/names.tsv.gz` (accession, name, name_kind, ...).
     families (Optional[PathLike]): `uniprot/families_hgnc.tsv.gz`.
-    hgnc (Optional[PathLike]): An HGNC TSV, to add alias and previous symbols, and the approved symbol of
-        entries without a gene symbol (`add_approved_symbols`).
+    hgnc (Optional[PathLike]): An HGNC TSV, to add alias and previous symbols.
     rows (Optional[ReferenceRows]): Rows to add to (new if None).
     RETURNS (ReferenceRows): The rows, kinds from `name_kind`.
     """
@@ -44,7 +43,6 @@ def read_mirror_uniprot(
         for kb_id in rows.entity_ids():
             for symbol, kind in synonyms.get(kb_id[len(UNIPROT_PREFIX) :], []):
                 rows.add(kb_id, symbol, kind)
-        rows.sources["hgnc_approved_symbol"] = add_approved_symbols(rows, read_hgnc_approved(hgnc), UNIPROT_PREFIX)
     if families is not None:
         known = set(rows.entity_ids())
         for row in iter_tsv(families, ("hgnc_gene_family_id", "accession")):

@@ -40,15 +40,15 @@ class OrganismSignal:
           is already a candidate with a lower score and is no exact match, its score raised to the source's.
         The organism rank key and bonus then prefer the assigned organism's entity.
 
-        RETURNS: the pool and its scores (new objects if changed), and the source name row of each added row.
+        RETURNS: the pool and its scores (a new array whenever the assignment is confident enough), and the source
+            name row of each added row.
         """
         if (self.orthologs is None or self.entity_taxa is None or context is None
                 or context.taxon is None or context.confidence < self.min_confidence):
             return pool, scores, {}
         table = self.orthologs()
         position = {row: j for j, row in enumerate(pool)}
-        scores = numpy.asarray(scores, dtype=numpy.float32)
-        lifted: Dict[int, float] = {}
+        scores = numpy.array(scores, dtype=numpy.float32)  # a copy: a lent score raises its ortholog's row here
         sources: Dict[int, int] = {}
         best: Dict[int, Tuple[int, float]] = {}
         for j, row in enumerate(pool):
@@ -62,18 +62,12 @@ class OrganismSignal:
             score = float(scores[j])
             if ortholog in position:
                 own = position[ortholog]
-                if not tier and not exact.get(ortholog) and score > max(float(scores[own]), lifted.get(own, -numpy.inf)):
-                    lifted[own] = score
+                if not tier and not exact.get(ortholog) and score > scores[own]:
+                    scores[own] = score
                 continue
             key = (tier, score)
             if ortholog not in best or key > best[ortholog]:
                 best[ortholog], sources[ortholog] = key, row
-        if not sources and not lifted:
-            return pool, scores, {}
-        if lifted:
-            scores = scores.copy()
-            for own, score in lifted.items():
-                scores[own] = score
         if not sources:
             return pool, scores, {}
         rows = list(sources)

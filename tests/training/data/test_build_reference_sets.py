@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 import typer
 
-from training.data.build_reference_sets import build_reference_sets
+from training.data.build_reference_sets import build_reference_sets, build_uniprot
 from training.common.data_errors import DataFileError
 from training.data.reference_rows import ReferenceRows
 
@@ -28,6 +28,14 @@ def test_reference_rows_counts():
     assert stats["entities"] == 2 and stats["names"] == 2
     assert stats["ambiguous_names"] == 1
     assert stats["dropped_empty_names"] == 1 and stats["dropped_duplicate_rows"] == 1
+
+
+def test_hgnc_build_gives_approved_symbols(mirror_sources):
+    # the approved symbols are added once, after either format's names and HGNC synonyms
+    plain = build_uniprot(mirror_sources, "mirror", hgnc=False)
+    enriched = build_uniprot(mirror_sources, "mirror", hgnc=True)
+    assert "hgnc_approved_symbol" not in plain.sources
+    assert "hgnc_approved_symbol" in enriched.sources
 
 
 def test_build_from_mirror(mirror_sources, tmp_path):

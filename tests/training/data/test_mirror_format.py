@@ -12,8 +12,7 @@ def test_mirror_uniprot(fixtures):
     plain = len(rows.rows)
     enriched = read_mirror_uniprot(fixtures / "mirror_uniprot_names.tsv.gz", hgnc=fixtures / "mirror_hgnc.tsv.gz")
     assert len(enriched.rows) > plain
-    assert {k for _, _, k in enriched.rows[plain:]} <= {"hgnc_alias", "hgnc_previous", "gene_primary"}
-    assert "hgnc_approved_symbol" in enriched.sources
+    assert {k for _, _, k in enriched.rows[plain:]} <= {"hgnc_alias", "hgnc_previous"}
 
 
 def test_mirror_chebi_union(fixtures):
