@@ -329,6 +329,18 @@ def test_expand_abbreviations_links_a_short_form_through_its_long_form(make_nlp,
     assert expanding(doc).ents[0].text == "RPM"  # no definition in the doc: linked as written
 
 
+def test_a_short_form_defined_in_another_caption_of_the_article_is_linked_through_its_long_form(make_nlp, make_doc):
+    nlp = make_nlp()
+    doc = make_doc(nlp, ["RPM", "blocks", "mTOR"], [(0, 1, "CHEMICAL")])
+    assert nlp(doc).ents[0].kb_id_ != "CHEBI:9753"
+    doc = make_doc(nlp, ["RPM", "blocks", "mTOR"], [(0, 1, "CHEMICAL")])
+    doc._.article_texts = ["Figure 1. Cells treated with rapamycin (RPM) for 2 h.", "Figure 2. Western blots."]
+    assert nlp(doc).ents[0].kb_id_ == "CHEBI:9753"  # the article's definition is read, as organism evidence is
+    doc = make_doc(nlp, ["RPM", "blocks", "mTOR"], [(0, 1, "CHEMICAL")])
+    doc._.figure_texts = ["Panel B: rapamycin (RPM) for 2 h."]
+    assert nlp(doc).ents[0].kb_id_ == "CHEBI:9753"
+
+
 def test_kb_url_templates_give_each_reference_set_its_entry_pages(make_nlp, make_doc, tmp_path):
     from spacy import displacy
 

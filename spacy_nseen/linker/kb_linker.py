@@ -18,6 +18,7 @@ from thinc.api import Model
 
 from ..encoder.layer import PRECISIONS, encode_names
 from ..retrieval.exact_names import ExactNameIndex
+from ..text.abbreviations import searched_form
 from .exact_ranking import KIND_PRIORITIES, entity_priors
 from .candidate import Candidate
 from .fusion import Fusion
@@ -173,6 +174,11 @@ class KnowledgeBaseLinker:
                     results[i] = candidates
                 self._remember((mention, top_k, mode, context), candidates)
         return [list(r) for r in results if r is not None]
+
+    def searched_form(self, mention: str, long_form: Optional[str] = None) -> str:
+        """RETURNS (str): the text linked for a mention whose abbreviation is defined: `abbreviations.searched_form`
+        with this reference set's exact names."""
+        return searched_form(mention, long_form, lambda text: bool(self.exact_names.lookup(text)))
 
     def link_probabilities(
         self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]], organisms: Optional[Sequence[Optional[OrganismContext]]] = None

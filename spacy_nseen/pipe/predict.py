@@ -1,10 +1,13 @@
 """The one predict path of a mention, spaCy-free: the component runs it, and so do `training/` (train_nil,
 tune_nil, evaluate), so they link as the component does.
 
-1. `prepare_requests`: for one text, each mention's searched text (an abbreviation defined in the text, `long form
-   (SF)`, is searched as its long form) and its organism context (`organism_context`);
+1. `prepare_requests`: for one text, each mention's long form (when the text, its figure's other panels or its
+   article's other texts define it as an abbreviation, `long form (SF)`) and its organism context
+   (`organism_context`);
 2. `link_requests`: for one reference set, a batch of requests linked (`KnowledgeBaseLinker.link`: signals →
-   ranking) and decided (`KnowledgeBaseLinker.verdicts`: the NIL decision and the threshold).
+   ranking) and decided (`KnowledgeBaseLinker.verdicts`: the NIL decision and the threshold). A mention with a long
+   form is searched by it unless the mention is itself a name of the set and the long form is not
+   (`KnowledgeBaseLinker.searched_form`).
 """
 from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence
 
@@ -16,7 +19,7 @@ from ..linker.signals import Verdict
 from ..linker.signals.nil import decision_features
 from ..organisms.assign import OrganismAssigner
 from ..organisms.ranking import OrganismContext
-from ..text.abbreviations import abbreviation_map
+from ..text.abbreviations import defined_long_forms
 from .organism_context import organism_contexts
 
 
@@ -33,9 +36,10 @@ class Request(NamedTuple):
     """What is linked for one mention."""
 
     kb: str
-    text: str  # the searched text (the long form of an abbreviation defined in the text)
+    text: str  # the mention as written
     context: Optional[OrganismContext]
     evidence: Optional[List[str]]  # the organism evidence, for mentions of a set with taxa
+    long_form: Optional[str] = None  # the long form of the mention where it is a defined abbreviation
 
 
 class TextRequests(NamedTuple):
@@ -51,6 +55,7 @@ class Linked(NamedTuple):
     request: Request
     candidates: List[Candidate]
     verdict: Verdict
+    searched: str  # the text that was linked: the mention or its long form
 
 
 def prepare_requests(
@@ -71,11 +76,11 @@ def prepare_requests(
     assigner (Optional[OrganismAssigner]): the organism assigner (None: no assignment).
     organisms, article_texts, figure_texts, allowed: see `organism_context.organism_contexts`.
     """
-    long_forms = abbreviation_map([text]) if expand_abbreviations and mentions else {}
+    long_forms = defined_long_forms(text, figure_texts, article_texts) if expand_abbreviations and mentions else {}
     found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
                               organisms=organisms, article_texts=article_texts, figure_texts=figure_texts,
                               allowed=allowed)
-    requests = [Request(m.kb, long_forms.get(m.text, m.text), o.context, o.evidence) for m, o in zip(mentions, found.mentions)]
+    requests = [Request(m.kb, m.text, o.context, o.evidence, long_forms.get(m.text)) for m, o in zip(mentions, found.mentions)]
     return TextRequests(requests, found.organisms)
 
 
@@ -84,14 +89,14 @@ def link_requests(linker: KnowledgeBaseLinker, requests: Sequence[Request], *, t
     """RETURNS (List[Linked]): the requests of one reference set linked in one batch, and the decision on each."""
     if not requests:
         return []
-    texts = [r.text for r in requests]
+    texts = [linker.searched_form(r.text, r.long_form) for r in requests]
     contexts = [r.context for r in requests]
     results = linker.link(texts, top_k=top_k, mode=mode, organisms=contexts)
     verdicts = linker.verdicts(texts, results, contexts, threshold)
-    return [Linked(r, c, v) for r, c, v in zip(requests, results, verdicts)]
+    return [Linked(r, c, v, t) for r, c, v, t in zip(requests, results, verdicts, texts)]
 
 
 def request_features(linker: KnowledgeBaseLinker, linked: Sequence[Linked]) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): the NIL decision's feature rows of linked requests (`signals.nil.decision_features`)."""
-    return decision_features(linker, [l.request.text for l in linked], [l.candidates for l in linked],
+    return decision_features(linker, [l.searched for l in linked], [l.candidates for l in linked],
                              [l.request.context for l in linked])

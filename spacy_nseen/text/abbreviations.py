@@ -2,11 +2,13 @@
 
 A. S. Schwartz and M. A. Hearst (2003), "A simple algorithm for identifying abbreviation definitions in
 biomedical text" (the detector scispaCy's linker uses). A mention that is a short form defined in the same
-document (`chloroquine (CQ)` … `CQ`) can be linked through its long form. Standard library only.
+document (`chloroquine (CQ)` … `CQ`) can be linked through its long form; a figure caption often uses a short form
+that another caption of its article defines (`defined_long_forms`). Standard library only.
 """
 import re
 from collections import Counter
-from typing import Dict, Iterable, List, Optional, Tuple
+from functools import lru_cache
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 _PAREN_RE = re.compile(r"\(([^()]{1,40})\)")
 _WORD_RE = re.compile(r"\S+")
@@ -81,3 +83,41 @@ def abbreviation_map(texts: Iterable[str]) -> Dict[str, str]:
         for short, long_form in find_abbreviations(text):
             counts.setdefault(short, Counter())[long_form] += 1
     return {short: forms.most_common(1)[0][0] for short, forms in counts.items()}
+
+
+@lru_cache(maxsize=256)
+def _cached_map(texts: Tuple[str, ...]) -> Dict[str, str]:
+    return abbreviation_map(texts)
+
+
+def defined_long_forms(text: str, *context: Optional[Sequence[str]]) -> Dict[str, str]:
+    """Short form → long form defined in `text`, else in the nearest group of context texts that defines it.
+
+    text (str): the text whose mentions are linked (e.g. one caption).
+    context (Optional[Sequence[str]]): groups of other texts, nearest first (e.g. the other panels of its figure,
+        then the other captions of its article); None or empty groups are skipped. A group's map is cached, so
+        the captions of one article are parsed once, not once per caption.
+    RETURNS (Dict[str, str]): the long form each short form is searched by.
+    """
+    found: Dict[str, str] = {}
+    for group in reversed(context):
+        if group:
+            found.update(_cached_map(tuple(group)))
+    found.update(abbreviation_map([text]))
+    return found
+
+
+def searched_form(mention: str, long_form: Optional[str], is_name: Callable[[str], bool]) -> str:
+    """The text linked for a mention whose abbreviation is defined (`long form (SF)`): the long form, unless the
+    mention is itself a reference name and the long form is not. `LC3` stays `LC3` beside a `light chain 3 (LC3)`
+    that no UniProt name spells; `CQ` is searched as `chloroquine`. (Chosen on the even-numbered Bio-ID articles
+    against "always the long form" and "never": results/abbreviations/.)
+
+    is_name (Callable[[str], bool]): whether a text matches a name of the reference set exactly.
+    RETURNS (str): `long_form` or `mention`.
+    """
+    if not long_form or long_form == mention:
+        return mention
+    if is_name(mention) and not is_name(long_form):
+        return mention
+    return long_form

@@ -27,13 +27,37 @@ def mentions_of(*words: str):
     return [Mention(TEXT.rindex(w), TEXT.rindex(w) + len(w), w, "uniprot") for w in words]
 
 
-def test_an_abbreviation_is_searched_as_its_long_form_and_organisms_are_assigned():
+def test_an_abbreviation_gets_its_long_form_and_organisms_are_assigned():
     prepared = prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True, OrganismAssigner())
-    assert [r.text for r in prepared.requests] == ["cell division cycle 42", "TP53"]
+    assert [r.text for r in prepared.requests] == ["Cdc42", "TP53"]
+    assert [r.long_form for r in prepared.requests] == ["cell division cycle 42", None]
     assert prepared.organisms and prepared.organisms[0] == MOUSE
     assert prepared.requests[0].context.taxon == MOUSE and prepared.requests[0].evidence
     plain = prepare_requests(TEXT, mentions_of("Cdc42"), lambda kb: False, OrganismAssigner(), expand_abbreviations=False)
     assert plain.requests[0].text == "Cdc42" and plain.requests[0].context is None and plain.organisms is None
+    assert plain.requests[0].long_form is None
+
+
+def test_a_short_form_defined_in_another_caption_of_the_article_gets_its_long_form():
+    text = "TP53 and HSP27 were stained."
+    mentions = [Mention(9, 14, "HSP27", "uniprot"), Mention(0, 4, "TP53", "uniprot")]
+    article = ["Heat shock protein 27 (HSP27) was knocked down.", "Cells without tumor protein p53 (TP53)."]
+    prepared = prepare_requests(text, mentions, lambda kb: False, None, article_texts=article)
+    assert [r.long_form for r in prepared.requests] == ["Heat shock protein 27", "tumor protein p53"]
+    alone = prepare_requests(text, mentions, lambda kb: False, None)
+    assert [r.long_form for r in alone.requests] == [None, None]
+
+
+def test_link_requests_searches_the_long_form_unless_the_mention_is_a_name_and_it_is_not(multi):
+    text = "tumor antigen p53 (TP53) and CDC42 (C42); TP53 and C42."
+    mentions = [Mention(42, 46, "TP53", "uniprot"), Mention(51, 54, "C42", "uniprot")]
+    requests = prepare_requests(text, mentions, lambda kb: True, OrganismAssigner()).requests
+    assert [r.long_form for r in requests] == ["tumor antigen p53", "CDC42"]
+    linked = link_requests(multi, requests, top_k=3)
+    assert [l.searched for l in linked] == ["TP53", "CDC42"]  # TP53 is a name and its long form is not; C42 is none
+    # both names: the author's definition decides
+    assert multi.searched_form("TP53", "cellular tumor antigen p53") == "cellular tumor antigen p53"
+    assert multi.searched_form("TP53") == "TP53"
 
 
 def test_without_an_assigner_only_the_allowed_organisms_restrict():
@@ -45,7 +69,7 @@ def test_without_an_assigner_only_the_allowed_organisms_restrict():
 def test_link_requests_is_the_linker_and_its_decision(multi):
     requests = prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True, OrganismAssigner()).requests
     linked = link_requests(multi, requests, top_k=3, threshold=0.5)
-    texts, contexts = [r.text for r in requests], [r.context for r in requests]
+    texts, contexts = [multi.searched_form(r.text, r.long_form) for r in requests], [r.context for r in requests]
     assert [l.candidates for l in linked] == multi.link(texts, top_k=3, organisms=contexts)
     probabilities = multi.link_probabilities(texts, [l.candidates for l in linked], contexts)
     assert [l.verdict.probability for l in linked] == [float(p) for p in probabilities]

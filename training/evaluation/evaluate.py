@@ -23,8 +23,10 @@ from spacy_nseen.progress import Progress
 from training.evaluation.frequent_mentions import frequent_mentions
 from training.evaluation.report import PAPER_TABLE3, plot_hits, write_markdown
 from training.linker.settings_spec import parse_variant
+from spacy_nseen.text.abbreviations import searched_form
 
 KS = (1, 3, 5, 10)
+LONG_FORM_RULES = ("linker", "always")
 app = typer.Typer(add_completion=False)
 LINK_CHUNK = 2000  # mentions per link() call: the same links (each mention is linked on its own), with progress
 
@@ -127,6 +129,15 @@ def article_abbreviations(captions: Path) -> Dict[str, Dict[str, str]]:
     for row in _open_tsv(captions, CAPTION_COLUMNS):
         texts.setdefault(row["pmc_id"], []).append(row["text"] or "")
     return {pmc_id: abbreviation_map(t) for pmc_id, t in texts.items()}
+
+
+def name_test(reference: Reference, linker: Any = None) -> Callable[[str], bool]:
+    """RETURNS (Callable[[str], bool]): whether a text matches a name of the reference set exactly (the linker's
+    exact-name keys; built from the reference names when no linker is given)."""
+    from spacy_nseen.retrieval.exact_names import ExactNameIndex
+
+    exact = linker.exact_names if linker is not None else ExactNameIndex.build(reference.names)
+    return lambda text: bool(exact.lookup(text))
 
 
 def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[Ranker],
@@ -260,7 +271,11 @@ def main(
     abbreviations: bool = typer.Option(
         False, "--abbreviations/--no-abbreviations",
         help="Search a mention that is a short form defined in its article's captions by its long form "
-             "(every system; a context-aware protocol, off by default)"),
+             "(every system, by the --long-form rule; a context-aware protocol, off by default)"),
+    long_form: str = typer.Option(
+        "linker", "--long-form",
+        help="With --abbreviations: 'linker' (the component's rule: the long form unless the mention is a name of "
+             "the reference set and the long form is not) or 'always'"),
     captions: Optional[Path] = typer.Option(None, "--captions",
                                             help="Bio-ID captions TSV (default: --mentions with 'mentions' replaced by 'captions' in the file name)"),
     organisms: bool = typer.Option(
@@ -343,8 +358,13 @@ def main(
         except (BioIDFormatError, FileNotFoundError) as e:
             msg.fail(str(e), exits=1)
 
+        if long_form not in LONG_FORM_RULES:
+            msg.fail(f"--long-form must be one of {LONG_FORM_RULES}, got {long_form!r}", exits=1)
+        is_name = name_test(ref, linkers[0][1] if linkers else None)
+
         def search_text(q: Query) -> str:
-            return defined.get(q.mention.pmc_id, {}).get(q.text, q.text)
+            found = defined.get(q.mention.pmc_id, {}).get(q.text)
+            return (found or q.text) if long_form == "always" else searched_form(q.text, found, is_name)
 
     organism_of = gold_taxon = None
     if organisms:
@@ -364,6 +384,7 @@ def main(
         "splits": sorted({q.mention.split for q in queries}),
         "documents": documents, "entity_prior": entity_prior,
         "abbreviations": str(captions) if abbreviations else None,
+        "long_form_rule": long_form if abbreviations else None,
         "organisms": str(captions) if organisms else None,
         "queries_per_second_unit": "distinct in-KB mention strings ranked per second (top-10)",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},

@@ -40,8 +40,10 @@ def markdown(results: Dict[str, Any]) -> str:
              f"{c['unique_pairs_in_kb']}, out-of-KB {c['unique_pairs_out_of_kb']}. "
              f"Distinct in-KB strings ranked: {c['unique_strings_in_kb']}.", ""]
     if results.get("abbreviations"):
+        rule = {"always": "always", "linker": "unless the mention is a reference name and the long form is not (the "
+                "component's rule)"}.get(results.get("long_form_rule") or "always", results.get("long_form_rule"))
         lines += [f"Abbreviations defined in the article's captions (`{results['abbreviations']}`) are searched "
-                  f"by their long form: {c['searched_as_long_form']} of the in-KB occurrences, every system. "
+                  f"by their long form, {rule}: {c['searched_as_long_form']} of the in-KB occurrences, every system. "
                   f"The unique unit is the (mention text, searched string, gold ids) triple: "
                   f"{c['unique_triples_in_kb']} in-KB triples.", ""]
     if results.get("organisms"):
