@@ -5,6 +5,7 @@ from .encoder.weights_io import encoder_block
 from .encoder.layer import build_char_bilstm_encoder
 from .errors import ArtifactError, NotInitializedError, NseenError
 from .ner.gazetteer import Gazetteer, make_gazetteer
+from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
 from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from .reference.reference_set import ReferenceSet
 
@@ -19,8 +20,10 @@ __all__ = [
     "NseenError",
     "NseenLinker",
     "ReferenceSet",
+    "RepeatedMentions",
     "build_char_bilstm_encoder",
     "encoder_block",
     "make_gazetteer",
     "make_nseen_linker",
+    "make_repeated_mentions",
 ]

@@ -1,4 +1,5 @@
 """Helpers of the NER in the packaged pipeline (the statistical NER itself is spaCy's `ner`)."""
 from .gazetteer import Gazetteer
+from .repeated_mentions import RepeatedMentions
 
-__all__ = ["Gazetteer"]
+__all__ = ["Gazetteer", "RepeatedMentions"]

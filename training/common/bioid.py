@@ -172,6 +172,21 @@ def read_captions(captions_path: PathLike, mentions_path: Optional[PathLike] = N
     return list(captions.values())
 
 
+DOCUMENT_HALVES = ("all", "even", "odd")
+
+
+def in_document_half(pmc_id: str, half: str) -> bool:
+    """Whether a document (by the digits of its `pmc_id`) belongs to the half "even", "odd" or "all"."""
+    if half not in DOCUMENT_HALVES:
+        raise ValueError(f"--documents must be one of {DOCUMENT_HALVES}, got {half!r}")
+    if half == "all":
+        return True
+    digits = "".join(c for c in pmc_id if c.isdigit())
+    if not digits:
+        raise ValueError(f"--documents {half}: the document id {pmc_id!r} has no digits")
+    return int(digits) % 2 == (0 if half == "even" else 1)
+
+
 def group_by_article(captions: Sequence[Caption]) -> Dict[str, List[Caption]]:
     """RETURNS (Dict[str, List[Caption]]): Captions grouped by `pmc_id`."""
     out: Dict[str, List[Caption]] = defaultdict(list)

@@ -18,7 +18,8 @@ from wasabi import msg
 
 from training.evaluation.baselines import BASELINES, Ranker, Reference, build_baseline, read_reference
 from training.common.bioid import (BioIDFormatError, caption_contexts, Query, kb_queries, read_equivalences,
-                                   read_captions, read_mentions, read_secondary_map)
+                                   read_captions, read_mentions, read_secondary_map, DOCUMENT_HALVES,
+                                   in_document_half)
 from spacy_nseen.progress import Progress
 from training.evaluation.frequent_mentions import frequent_mentions
 from training.evaluation.report import PAPER_TABLE3, plot_hits, write_markdown
@@ -53,21 +54,6 @@ class LinkerRanker:
                     out.append(list(dict.fromkeys(c.kb_id for c in cands))[:k])
                 bar.update(len(chunk))
         return out
-
-
-DOCUMENT_HALVES = ("all", "even", "odd")
-
-
-def in_document_half(pmc_id: str, half: str) -> bool:
-    """Whether a document (by the digits of its `pmc_id`) belongs to the half "even", "odd" or "all"."""
-    if half not in DOCUMENT_HALVES:
-        raise ValueError(f"--documents must be one of {DOCUMENT_HALVES}, got {half!r}")
-    if half == "all":
-        return True
-    digits = "".join(c for c in pmc_id if c.isdigit())
-    if not digits:
-        raise ValueError(f"--documents {half}: the document id {pmc_id!r} has no digits")
-    return int(digits) % 2 == (0 if half == "even" else 1)
 
 
 def select_documents(mentions: Sequence[Any], half: str) -> List[Any]:

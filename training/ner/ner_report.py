@@ -187,7 +187,9 @@ def _table(header: List[str], rows: List[List[str]]) -> List[str]:
 def markdown(metrics: Dict[str, object]) -> str:
     """RETURNS (str): The report as Markdown."""
     views: Dict[str, Dict[str, Dict[str, float]]] = metrics["views"]  # type: ignore[assignment]
-    lines = [f"# NER on the held-out dev articles ({metrics['dev_docs']} captions)", "",
+    half = metrics.get("documents", "all")
+    which = "" if half == "all" else f", {half}-numbered articles"
+    lines = [f"# NER on the held-out dev articles ({metrics['dev_docs']} captions{which})", "",
              f"Command: `{metrics['command']}`", "", f"Model: `{metrics['model']}`; dev: `{metrics['dev']}`.",
              "Exact character spans. `bioid`: the Bio-ID mentions (de-overlapped on characters, tokenizer-independent; "
              "the headline view); `corpus`: the dev DocBin's entities (what `spacy evaluate` scores).", ""]
@@ -246,12 +248,21 @@ def ner_report(
     batch_size: int = typer.Option(64, help="Captions per nlp.pipe batch"),
     headline: Optional[Path] = typer.Option(None, "--headline", help="Merge ner_f, ner_uniprot_routed_f, "
                                                                      "ner_chemical_f, ner_organism_recall here"),
+    documents: str = typer.Option("all", "--documents",
+                                  help="all, or the even- or odd-numbered articles (by pmc_id) to choose and confirm settings"),
 ) -> None:
     """Score a NER model on the dev articles and write the report (and the headline figures)."""
+    from training.common.bioid import DOCUMENT_HALVES, in_document_half
+
     command = command_line("training.ner.ner_report")
+    if documents not in DOCUMENT_HALVES:
+        raise typer.BadParameter(f"--documents must be one of {DOCUMENT_HALVES}, got {documents!r}")
+    if headline is not None and documents != "all":
+        raise typer.BadParameter("--headline figures are for all dev articles: use --documents all")
     label_map = parse_labels(labels)
     nlp = spacy.load(model)
-    gold_docs = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
+    gold_docs = [d for d in DocBin().from_disk(dev).get_docs(nlp.vocab)
+                 if documents == "all" or in_document_half(str(d.user_data.get("pmc_id", "")), documents)]
     pred_docs = list(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size))
     pred = doc_spans(pred_docs)
     gold = {"bioid": bioid_gold(gold_docs, label_map), "corpus": doc_spans(gold_docs)}
@@ -259,7 +270,7 @@ def ner_report(
     if train is not None:
         mis = {"train": misaligned(nlp, DocBin().from_disk(train).get_docs(nlp.vocab), label_map), **mis}
     metrics: Dict[str, object] = {
-        "command": command, "model": str(model), "dev": str(dev), "dev_docs": len(gold_docs),
+        "command": command, "model": str(model), "dev": str(dev), "dev_docs": len(gold_docs), "documents": documents,
         "views": {name: span_scores(pred, g) for name, g in gold.items()},
         "confusion": confusion(pred, gold["bioid"]), "misaligned": mis,
     }

@@ -2,7 +2,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import spacy
+import typer
 from spacy.tokens import DocBin
 
 from training.ner.bio_tokenizer import customize_tokenizer
@@ -74,7 +76,7 @@ def test_ner_report_cli(tmp_path: Path):
     out, headline = tmp_path / "results" / "ner", tmp_path / "results" / "headline.json"
     ner_report(tmp_path / "model", tmp_path / "dev.spacy", out, train=tmp_path / "dev.spacy", train_log=log,
                labels="protein=PROTEIN,gene=GENE,chemical=CHEMICAL,organism=ORGANISM", batch_size=8,
-               headline=headline)
+               headline=headline, documents="all")
     metrics = json.loads((out / "metrics.json").read_text())
     bioid = metrics["views"]["bioid"]
     assert bioid["all"]["tp"] == 3 and bioid["all"]["pred"] == 4 and bioid["all"]["gold"] == 6
@@ -88,6 +90,17 @@ def test_ner_report_cli(tmp_path: Path):
     assert set(h) == {"ner_f", "ner_uniprot_routed_f", "ner_chemical_f", "ner_organism_recall"}
     assert bioid_gold(list(DocBin().from_disk(tmp_path / "dev.spacy").get_docs(nlp.vocab)), LABELS) >= {
         (1, 16, 21, "ORGANISM")}
+    # the article A1 is odd-numbered: --documents keeps it or not; headline figures are for all articles only
+    labels = "protein=PROTEIN,gene=GENE,chemical=CHEMICAL,organism=ORGANISM"
+    for half, n_docs in (("odd", 2), ("even", 0)):
+        ner_report(tmp_path / "model", tmp_path / "dev.spacy", tmp_path / half, train=None, train_log=None, labels=labels,
+                   batch_size=8, headline=None, documents=half)
+        metrics = json.loads((tmp_path / half / "metrics.json").read_text())
+        assert metrics["dev_docs"] == n_docs and metrics["documents"] == half
+    assert "odd-numbered articles" in (tmp_path / "odd" / "metrics.md").read_text()
+    with pytest.raises(typer.BadParameter, match="--documents all"):
+        ner_report(tmp_path / "model", tmp_path / "dev.spacy", tmp_path / "x", train=None, train_log=None, labels=labels,
+                   batch_size=8, headline=headline, documents="odd")
 
 
 def test_headline_summary_names_a_missing_label():
