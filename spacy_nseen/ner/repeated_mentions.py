@@ -76,6 +76,7 @@ class RepeatedMentions:
 @Language.factory(
     "nseen_repeated_mentions",
     default_config={"labels": list(DEFAULT_LABELS), "min_chars": 2},
+    assigns=["doc.ents"],
 )
 def make_repeated_mentions(nlp: Language, name: str, labels: List[str], min_chars: int) -> RepeatedMentions:
     """Create the `nseen_repeated_mentions` component (see the module doc)."""

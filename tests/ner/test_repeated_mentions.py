@@ -51,6 +51,13 @@ def test_a_name_with_two_labels_takes_the_more_frequent_and_the_longest_name_win
     assert nlp.get_pipe("nseen_repeated_mentions")(doc).ents[-1].label_ == "PROTEIN"
 
 
+def test_it_declares_that_it_sets_entities_so_gold_span_evaluations_leave_it_out_with_the_ner(nlp):
+    from training.evaluation.pipeline_outputs import sets_entities
+
+    assert "doc.ents" in nlp.get_pipe_meta("nseen_repeated_mentions").assigns
+    assert sets_entities(nlp, "nseen_repeated_mentions")
+
+
 def test_a_doc_without_entities_or_tokens_is_returned_unchanged(nlp):
     assert nlp("").ents == () and nlp("no entities here").ents == ()
 
