@@ -30,7 +30,7 @@ class ReferenceRows:
     n_duplicate: int = 0
     n_unmapped: int = 0
     sources: Dict[str, Dict[str, int]] = field(default_factory=dict)
-    _seen: Set[Tuple[str, str]] = field(default_factory=set, repr=False)
+    _seen: Dict[Tuple[str, str], int] = field(default_factory=dict, repr=False)  # (kb_id, name) -> its row
     _seen_families: Set[Tuple[str, str]] = field(default_factory=set, repr=False)
 
     def add(self, kb_id: str, name: str, kind: str) -> bool:
@@ -52,9 +52,22 @@ class ReferenceRows:
         if key in self._seen:
             self.n_duplicate += 1
             return False
-        self._seen.add(key)
+        self._seen[key] = len(self.rows)
         self.rows.append((kb_id, name, kind))
         return True
+
+    def kind_of(self, kb_id: str, name: str) -> Optional[str]:
+        """RETURNS (Optional[str]): the kind of the row (kb_id, name), or None if there is none."""
+        row = self._seen.get((kb_id, name))
+        return None if row is None else self.rows[row][2]
+
+    def set_kind(self, kb_id: str, name: str, kind: str) -> None:
+        """Change the kind of an existing row (e.g. an alternative name that is the entity's gene symbol).
+
+        RAISES (KeyError): when the entity has no row with this name.
+        """
+        row = self._seen[(kb_id, name)]
+        self.rows[row] = (kb_id, name, kind)
 
     def add_family(self, family_id: str, kb_id: str) -> None:
         """Add a family membership (repeats are ignored).

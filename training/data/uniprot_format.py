@@ -275,17 +275,16 @@ def add_approved_symbols(rows: "ReferenceRows", approved: Dict[str, str], prefix
     RETURNS (Dict[str, int]): how many symbols were added and how many existing rows became `gene_primary`.
     """
     with_symbol = {kb_id for kb_id, _, kind in rows.rows if kind == "gene_primary"}
-    index = {(kb_id, name): i for i, (kb_id, name, _) in enumerate(rows.rows)}
     added = promoted = 0
     for kb_id in rows.entity_ids():
         symbol = approved.get(kb_id[len(prefix):]) if kb_id.startswith(prefix) else None
         if kb_id in with_symbol or not symbol:
             continue
-        i = index.get((kb_id, symbol))
-        if i is None:
+        kind = rows.kind_of(kb_id, symbol)
+        if kind is None:
             added += rows.add(kb_id, symbol, "gene_primary")
-        elif rows.rows[i][2] not in ("recommended", "primary"):
-            rows.rows[i] = (kb_id, symbol, "gene_primary")
+        elif kind not in ("recommended", "primary"):
+            rows.set_kind(kb_id, symbol, "gene_primary")
             promoted += 1
     return {"added": added, "promoted": promoted}
 

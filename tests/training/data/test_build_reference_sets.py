@@ -30,6 +30,17 @@ def test_reference_rows_counts():
     assert stats["dropped_empty_names"] == 1 and stats["dropped_duplicate_rows"] == 1
 
 
+def test_reference_rows_change_the_kind_of_an_existing_row_only():
+    rows = ReferenceRows()
+    rows.add("A:1", "APP", "alternative")
+    rows.add("A:1", "Amyloid-beta precursor protein", "recommended")
+    assert rows.kind_of("A:1", "APP") == "alternative" and rows.kind_of("A:1", "TP53") is None
+    rows.set_kind("A:1", "APP", "gene_primary")
+    assert rows.rows == [("A:1", "APP", "gene_primary"), ("A:1", "Amyloid-beta precursor protein", "recommended")]
+    with pytest.raises(KeyError):
+        rows.set_kind("A:2", "APP", "gene_primary")
+
+
 def test_hgnc_build_gives_approved_symbols(mirror_sources):
     # the approved symbols are added once, after either format's names and HGNC synonyms
     plain = build_uniprot(mirror_sources, "mirror", hgnc=False)
