@@ -6,11 +6,13 @@ from .encoder.layer import build_char_bilstm_encoder
 from .errors import ArtifactError, NotInitializedError, NseenError
 from .ner.gazetteer import Gazetteer, make_gazetteer
 from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
+from .pipe.article import article_docs
 from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from .reference.reference_set import ReferenceSet
 
 __all__ = [
     "__version__",
+    "article_docs",
     "ArtifactError",
     "Candidate",
     "Gazetteer",

@@ -341,6 +341,17 @@ def test_a_short_form_defined_in_another_caption_of_the_article_is_linked_throug
     assert nlp(doc).ents[0].kb_id_ == "CHEBI:9753"
 
 
+def test_article_docs_give_a_pipeline_the_context_of_the_article(make_nlp):
+    from spacy.tokens import Span
+
+    from spacy_nseen import article_docs
+
+    nlp = make_nlp()
+    docs = article_docs(nlp, ["Cells treated with rapamycin (RPM) for 2 h.", "RPM blocks mTOR"])
+    docs[1].ents = [Span(docs[1], 0, 1, label="CHEMICAL")]  # as the NER would find it
+    assert [d.ents[0].kb_id_ for d in nlp.pipe(docs) if d.ents] == ["CHEBI:9753"]
+
+
 def test_kb_url_templates_give_each_reference_set_its_entry_pages(make_nlp, make_doc, tmp_path):
     from spacy import displacy
 
