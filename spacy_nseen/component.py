@@ -35,7 +35,7 @@ from .pipe.annotations import DocLinks, EntityLink, write_links
 from .pipe.config import (COMPONENT_DEFAULTS, DEFAULT_ENCODER, DEFAULT_ENCODER_CONFIG, DEFAULT_KBS, INDEX_SETTINGS,
                           KB_URL_TEMPLATE, NO_KBS, SEARCH_SETTINGS, default_config, split_settings,
                           with_settings_signature)
-from .pipe.extensions import DOC_EXTENSIONS, SPAN_EXTENSIONS, register_extensions
+from .pipe.extensions import DOC_EXTENSIONS, SPAN_EXTENSIONS, context_texts, register_extensions
 from .pipe.organism_context import organism_confidence
 from .pipe.predict import Mention, Request, link_requests, prepare_requests
 from .pipe.routing import route_entities
@@ -328,8 +328,8 @@ class NseenLinker(Pipe):
             mentions = [Mention(r.span.start_char, r.span.end_char, r.span.text, r.kb) for r in routed]
             prepared = prepare_requests(doc.text, mentions, self._has_taxa, assigner,
                                         expand_abbreviations=self.expand_abbreviations, organisms=doc._.organisms,
-                                        article_texts=doc._.article_texts,
-                                        figure_texts=doc._.figure_texts, allowed=allowed)
+                                        article_texts=context_texts(doc, "article_texts"),
+                                        figure_texts=context_texts(doc, "figure_texts"), allowed=allowed)
             out[d] = DocLinks([], prepared.organisms)
             for r, request in zip(routed, prepared.requests):
                 requests[r.kb].append((d, r.index, request))

@@ -1,4 +1,6 @@
 """The Span and Doc extension attributes the `nseen_linker` reads and writes."""
+from typing import List, Optional
+
 from spacy.tokens import Doc, Span
 
 # doc._.organisms: the document's organisms (set by the caller: only those are assigned; else written by the
@@ -17,3 +19,18 @@ def register_extensions() -> None:
     for name in DOC_EXTENSIONS:
         if not Doc.has_extension(name):
             Doc.set_extension(name, default=None)
+
+
+def context_texts(doc: Doc, name: str) -> Optional[List[str]]:
+    """RETURNS (Optional[List[str]]): `doc._.<name>` (`article_texts` or `figure_texts`) as a list of strings, None
+    when unset. RAISES (TypeError): naming the attribute, when it is one string or holds anything but strings."""
+    value = getattr(doc._, name)
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"doc._.{name} must be a list of strings (the other texts of the article), got "
+                        f"{type(value).__name__}: wrap a single text in a list, or use spacy_nseen.article_docs")
+    bad = [i for i, text in enumerate(value) if not isinstance(text, str)]
+    if bad:
+        raise TypeError(f"doc._.{name}[{bad[0]}] is a {type(value[bad[0]]).__name__}, not a string")
+    return list(value)

@@ -355,3 +355,22 @@ def test_thousands_of_docs_with_odd_mentions(rel_nlp, reference_ids):
 def test_case_count():
     """The issue asks for at least 50 bad-input cases; each runs through both paths."""
     assert len(CASES) + len(GREEK) >= 50 and len(CASES) >= 50
+
+
+@pytest.mark.parametrize("name", ["article_texts", "figure_texts"])
+@pytest.mark.parametrize("value,message", [
+    ("one text", "must be a list of strings.*got str"),
+    ([None], r"\[0\] is a NoneType"),
+    (["fine", 3], r"\[1\] is a int"),
+    ({"a": "b"}, "must be a list of strings.*got dict"),
+])
+def test_context_texts_that_are_not_a_list_of_strings_are_a_clear_error(rel_linker_nlp, name, value, message):
+    """`doc._.article_texts` / `figure_texts` given as one string or with non-strings: a TypeError naming the
+    attribute, not a crash inside the abbreviation or organism code (nor a string read character by character)."""
+    doc = doc_with_ents(rel_linker_nlp, ["PLCG2", "binds", "water"], [(0, 1, "PROTEIN")])
+    setattr(doc._, name, value)
+    with pytest.raises(TypeError, match=f"doc._.{name}.*{message}" if "list" in message else message):
+        rel_linker_nlp.get_pipe("nseen_linker")(doc)
+    doc = doc_with_ents(rel_linker_nlp, ["PLCG2", "binds", "water"], [(0, 1, "PROTEIN")])
+    setattr(doc._, name, ("an", "other text"))  # a tuple of strings is fine
+    assert rel_linker_nlp.get_pipe("nseen_linker")(doc).ents[0]._.kb_candidates
