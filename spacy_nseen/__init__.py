@@ -12,7 +12,6 @@ from .reference.reference_set import ReferenceSet
 
 __all__ = [
     "__version__",
-    "article_docs",
     "ArtifactError",
     "Candidate",
     "Gazetteer",
@@ -23,6 +22,7 @@ __all__ = [
     "NseenLinker",
     "ReferenceSet",
     "RepeatedMentions",
+    "article_docs",
     "build_char_bilstm_encoder",
     "encoder_block",
     "make_gazetteer",

@@ -338,19 +338,18 @@ def main(
             rankers.append(LinkerRanker(obj.with_settings(settings), name=f"{label}{tag}"))
     search_text = None
     if abbreviations:
+        if long_form not in LONG_FORM_RULES:
+            msg.fail(f"--long-form must be one of {LONG_FORM_RULES}, got {long_form!r}", exits=1)
         captions = captions or Path(mentions).with_name(Path(mentions).name.replace("mentions", "captions"))
         try:
             defined = article_abbreviations(captions)
         except (BioIDFormatError, FileNotFoundError) as e:
             msg.fail(str(e), exits=1)
-
-        if long_form not in LONG_FORM_RULES:
-            msg.fail(f"--long-form must be one of {LONG_FORM_RULES}, got {long_form!r}", exits=1)
-        is_name = name_test(ref, linkers[0][1] if linkers else None)
+        # "always": no text counts as a name, so searched_form returns every long form
+        is_name = (lambda text: False) if long_form == "always" else name_test(ref, linkers[0][1] if linkers else None)
 
         def search_text(q: Query) -> str:
-            found = defined.get(q.mention.pmc_id, {}).get(q.text)
-            return (found or q.text) if long_form == "always" else searched_form(q.text, found, is_name)
+            return searched_form(q.text, defined.get(q.mention.pmc_id, {}).get(q.text), is_name)
 
     organism_of = gold_taxon = None
     if organisms:

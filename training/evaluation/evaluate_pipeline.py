@@ -42,10 +42,10 @@ from spacy.tokens import Doc, DocBin, Span
 from spacy.training import Example
 from wasabi import msg
 
-from training.common.bioid import BioIDFormatError, CaptionContext, Mention, gold_ids, panel_contexts, read_secondary_map
+from training.common.bioid import (BioIDFormatError, CaptionContext, Mention, gold_ids, in_document_half, panel_contexts,
+                                   read_secondary_map)
 from training.common.bioid_scoring import (CATEGORY_OF_TYPE, EquivalenceClasses, GoldMention, SpanKey, caption_scores, category_of,
                                            gold_by_span, prf, span_scores, to_curie)
-from training.common.bioid import in_document_half
 from training.common.headline import command_line, update_headline
 from .linking_views import linking_only_views
 from .organism_eval import TaxaFileError, confusion_markdown, read_taxa

@@ -31,6 +31,7 @@ from spacy.tokens import Doc, DocBin
 from wasabi import msg
 
 from . import bio_tokenizer  # noqa: F401  (registers the tokenizer callback named in the model's config)
+from training.common.bioid import DOCUMENT_HALVES, in_document_half
 from training.common.headline import command_line, update_headline
 from .ner_corpus import DEFAULT_LABELS, parse_labels
 
@@ -252,8 +253,6 @@ def ner_report(
                                   help="all, or the even- or odd-numbered articles (by pmc_id) to choose and confirm settings"),
 ) -> None:
     """Score a NER model on the dev articles and write the report (and the headline figures)."""
-    from training.common.bioid import DOCUMENT_HALVES, in_document_half
-
     command = command_line("training.ner.ner_report")
     if documents not in DOCUMENT_HALVES:
         raise typer.BadParameter(f"--documents must be one of {DOCUMENT_HALVES}, got {documents!r}")
@@ -262,7 +261,7 @@ def ner_report(
     label_map = parse_labels(labels)
     nlp = spacy.load(model)
     gold_docs = [d for d in DocBin().from_disk(dev).get_docs(nlp.vocab)
-                 if documents == "all" or in_document_half(str(d.user_data.get("pmc_id", "")), documents)]
+                 if in_document_half(str(d.user_data.get("pmc_id", "")), documents)]
     pred_docs = list(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size))
     pred = doc_spans(pred_docs)
     gold = {"bioid": bioid_gold(gold_docs, label_map), "corpus": doc_spans(gold_docs)}
