@@ -30,6 +30,7 @@ from .linker.storage import ENTITY_PRIOR_FILE, check_prior
 from .linker.nil_decision import NilModel
 from .organisms.assign import AssignerSettings, OrganismAssigner
 from .organisms.cell_lines import CellLineTable
+from .text.abbreviation_lexicon import AbbreviationLexicon
 from .reference.reference_set import ReferenceSet
 from .pipe.annotations import DocLinks, EntityLink, write_links
 from .pipe.config import (COMPONENT_DEFAULTS, DEFAULT_ENCODER, DEFAULT_ENCODER_CONFIG, DEFAULT_KBS, INDEX_SETTINGS,
@@ -174,6 +175,7 @@ class NseenLinker(Pipe):
         except (TypeError, ValueError) as err:
             raise ValueError(f"nseen_linker: organism_settings: {err}") from None
         self.cell_lines: Optional[CellLineTable] = None
+        self.abbreviation_lexicon: Optional[AbbreviationLexicon] = None
         self.organism_assigner: Optional[OrganismAssigner] = self._make_assigner()
         self.linkers: Dict[str, KnowledgeBaseLinker] = {}
         self._tempdir: Optional[tempfile.TemporaryDirectory] = None
@@ -220,6 +222,7 @@ class NseenLinker(Pipe):
         nil_models: Optional[Dict[str, Optional[str]]] = None,
         cell_lines: Optional[str] = None,
         entity_priors: Optional[Dict[str, Optional[str]]] = None,
+        abbreviations: Optional[str] = None,
     ) -> None:
         """Load a trained encoder and a reference set for every reference set name, and build the indexes.
 
@@ -232,6 +235,8 @@ class NseenLinker(Pipe):
         cell_lines (Optional[str]): a cell line table (`training.data.build_cell_lines`) read as organism evidence.
         entity_priors (Optional[Dict[str, str]]): reference set name → "FILE.tsv:COLUMN", the per-entity prior of
             `exact_tie_break="prior"` (a TSV with a `kb_id` column, e.g. ChEBI's `star`); saved with the pipeline.
+        abbreviations (Optional[str]): an abbreviation lexicon (`training.data.build_abbreviations`): the long forms
+            of short forms that the doc and its context do not define (`Ub` → `ubiquitin`); saved with the pipeline.
         The component's settings are the ones that link: a linker directory saved with other settings gets a
         warning that names them (its `linker.json` is a record, not a second source of settings).
         """
@@ -279,6 +284,8 @@ class NseenLinker(Pipe):
         self.linkers = built
         if cell_lines:
             self.cell_lines = CellLineTable.from_disk(cell_lines)
+        if abbreviations:
+            self.abbreviation_lexicon = AbbreviationLexicon.from_disk(abbreviations)
         self.organism_assigner = self._make_assigner()
 
     def _make_assigner(self) -> OrganismAssigner:
@@ -329,7 +336,8 @@ class NseenLinker(Pipe):
             prepared = prepare_requests(doc.text, mentions, self._has_taxa, assigner,
                                         expand_abbreviations=self.expand_abbreviations, organisms=doc._.organisms,
                                         article_texts=context_texts(doc, "article_texts"),
-                                        figure_texts=context_texts(doc, "figure_texts"), allowed=allowed)
+                                        figure_texts=context_texts(doc, "figure_texts"), allowed=allowed,
+                                        lexicon=self.abbreviation_lexicon)
             out[d] = DocLinks([], prepared.organisms)
             for r, request in zip(routed, prepared.requests):
                 requests[r.kb].append((d, r.index, request))

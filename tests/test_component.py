@@ -341,6 +341,31 @@ def test_a_short_form_defined_in_another_caption_of_the_article_is_linked_throug
     assert nlp(doc).ents[0].kb_id_ == "CHEBI:9753"
 
 
+def test_the_abbreviation_lexicon_links_a_short_form_no_text_defines_and_is_saved(make_nlp, make_doc, linker_dirs,
+                                                                                 tmp_path):
+    from spacy_nseen.text.abbreviation_lexicon import AbbreviationLexicon
+
+    AbbreviationLexicon({"CAF": ("caffeine", 3, 4), "RPM": ("caffeine", 2, 3)}).to_disk(tmp_path / "lexicon.json")
+    nlp = make_nlp()
+    pipe = nlp.get_pipe("nseen_linker")
+    words, ents = ["CAF", "and", "RPM", "block", "mTOR"], [(0, 1, "CHEMICAL"), (2, 3, "CHEMICAL")]
+    assert [e.kb_id_ for e in nlp(make_doc(nlp, words, ents)).ents] != ["CHEBI:27732"] * 2
+    pipe.initialize(linkers={kb: str(linker_dirs[kb]) for kb in pipe.kb_names}, abbreviations=str(tmp_path / "lexicon.json"))
+    assert [e.kb_id_ for e in nlp(make_doc(nlp, words, ents)).ents] == ["CHEBI:27732"] * 2  # searched as "caffeine"
+    doc = make_doc(nlp, words, ents)
+    doc._.article_texts = ["Cells treated with rapamycin (RPM)."]
+    assert [e.kb_id_ for e in nlp(doc).ents] == ["CHEBI:27732", "CHEBI:9753"]  # the article's definition wins
+    nlp.to_disk(tmp_path / "pipeline")
+    assert (tmp_path / "pipeline" / "nseen_linker" / "abbreviations.json").exists()
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert loaded.get_pipe("nseen_linker").abbreviation_lexicon.get("CAF") == "caffeine"
+    assert [e.kb_id_ for e in loaded(make_doc(loaded, words, ents)).ents] == ["CHEBI:27732"] * 2
+    assert pickle.loads(pickle.dumps(pipe)).abbreviation_lexicon.get("CAF") == "caffeine"
+    nlp_off = make_nlp(expand_abbreviations=False)
+    nlp_off.get_pipe("nseen_linker").abbreviation_lexicon = pipe.abbreviation_lexicon
+    assert [e.kb_id_ for e in nlp_off(make_doc(nlp_off, words, ents)).ents] != ["CHEBI:27732"] * 2
+
+
 def test_article_docs_give_a_pipeline_the_context_of_the_article(make_nlp):
     from spacy.tokens import Span
 

@@ -2,7 +2,8 @@
 tune_nil, evaluate), so they link as the component does.
 
 1. `prepare_requests`: for one text, each mention's long form (when the text, its figure's other panels or its
-   article's other texts define it as an abbreviation, `long form (SF)`) and its organism context
+   article's other texts define it as an abbreviation, `long form (SF)`, else when the component's abbreviation
+   lexicon knows it: `text.abbreviation_lexicon`) and its organism context
    (`organism_context`);
 2. `link_requests`: for one reference set, a batch of requests linked (`KnowledgeBaseLinker.link`: signals →
    ranking) and decided (`KnowledgeBaseLinker.verdicts`: the NIL decision and the threshold). A mention with a long
@@ -19,6 +20,7 @@ from ..linker.signals import Verdict
 from ..linker.signals.nil import decision_features
 from ..organisms.assign import OrganismAssigner
 from ..organisms.ranking import OrganismContext
+from ..text.abbreviation_lexicon import AbbreviationLexicon
 from ..text.abbreviations import defined_long_forms
 from .organism_context import organism_contexts
 
@@ -69,14 +71,20 @@ def prepare_requests(
     article_texts: Optional[Iterable[str]] = None,
     figure_texts: Optional[Iterable[str]] = None,
     allowed: Optional[frozenset] = None,
+    lexicon: Optional[AbbreviationLexicon] = None,
 ) -> TextRequests:
     """The requests of the mentions of one text (see the module doc).
 
     has_taxa (Callable[[str], bool]): whether a reference set has taxa (its mentions get organism contexts).
     assigner (Optional[OrganismAssigner]): the organism assigner (None: no assignment).
     organisms, article_texts, figure_texts, allowed: see `organism_context.organism_contexts`.
+    lexicon (Optional[AbbreviationLexicon]): long forms of the short forms no text of the context defines.
     """
     long_forms = defined_long_forms(text, figure_texts, article_texts) if expand_abbreviations and mentions else {}
+    if expand_abbreviations and lexicon is not None:
+        for m in mentions:
+            if m.text not in long_forms and m.text in lexicon:
+                long_forms[m.text] = lexicon.get(m.text)
     found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
                               organisms=organisms, article_texts=article_texts, figure_texts=figure_texts,
                               allowed=allowed)

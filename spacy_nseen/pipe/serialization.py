@@ -1,4 +1,5 @@
-"""Saving and loading an `nseen_linker`: its cfg, one linker directory per reference set, the cell-line table;
+"""Saving and loading an `nseen_linker`: its cfg, one linker directory per reference set, the cell-line table, the
+abbreviation lexicon;
 bytes (one msgpack blob of those files) and pickling (through the bytes: Annoy indexes cannot be pickled)."""
 import tempfile
 import warnings
@@ -13,11 +14,13 @@ from ..linker.kb_linker import KnowledgeBaseLinker, load_linker
 from ..linker.settings import LinkerSettings
 from ..linker.storage import META_FILE, read_linker_meta, save_linker
 from ..organisms.cell_lines import CellLineTable
+from ..text.abbreviation_lexicon import AbbreviationLexicon
 
 CELL_LINES_FILE = "cell_lines.json.gz"
+ABBREVIATIONS_FILE = "abbreviations.json"
 SAVE_AGAIN = "Save the pipeline again with nlp.to_disk()."
 # What a pickled pipe leaves out of its __dict__ (restored from the bytes of its files).
-UNPICKLED = ("linkers", "_tempdir", "cell_lines", "organism_assigner")
+UNPICKLED = ("linkers", "_tempdir", "cell_lines", "organism_assigner", "abbreviation_lexicon")
 
 
 def pipe_to_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) -> None:
@@ -32,6 +35,8 @@ def pipe_to_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) -> N
             serialize[f"kb_{kb}"] = lambda p, kb=kb: save_linker(pipe.linkers[kb], p)
     if pipe.cell_lines is not None:
         serialize[CELL_LINES_FILE] = lambda p: pipe.cell_lines.to_disk(p)
+    if pipe.abbreviation_lexicon is not None:
+        serialize[ABBREVIATIONS_FILE] = lambda p: pipe.abbreviation_lexicon.to_disk(p)
     util_to_disk(Path(path), serialize, exclude)
 
 
@@ -51,6 +56,8 @@ def pipe_from_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) ->
         deserialize[f"kb_{kb}"] = lambda p, kb=kb: load_kb(pipe, kb, p)
     if (path / CELL_LINES_FILE).exists() and CELL_LINES_FILE not in exclude:
         pipe.cell_lines = CellLineTable.from_disk(path / CELL_LINES_FILE)
+    if (path / ABBREVIATIONS_FILE).exists() and ABBREVIATIONS_FILE not in exclude:
+        pipe.abbreviation_lexicon = AbbreviationLexicon.from_disk(path / ABBREVIATIONS_FILE)
     pipe.organism_assigner = pipe._make_assigner()
     util_from_disk(path, deserialize, exclude)
 
@@ -115,6 +122,7 @@ def restore_state(pipe: Any, state: Dict[str, Any]) -> None:
     pipe.linkers = {}
     pipe._tempdir = None
     pipe.cell_lines = None
+    pipe.abbreviation_lexicon = None
     pipe.organism_assigner = pipe._make_assigner()
     if data is not None:
         pipe.from_bytes(data)

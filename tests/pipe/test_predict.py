@@ -9,6 +9,7 @@ from spacy_nseen.linker.nil_decision import FEATURES, NilModel
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.text.abbreviation_lexicon import AbbreviationLexicon
 from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA
 
 TEXT = "Mouse embryos express cell division cycle 42 (Cdc42). Cdc42 and TP53 were stained."
@@ -46,6 +47,17 @@ def test_a_short_form_defined_in_another_caption_of_the_article_gets_its_long_fo
     assert [r.long_form for r in prepared.requests] == ["Heat shock protein 27", "tumor protein p53"]
     alone = prepare_requests(text, mentions, lambda kb: False, None)
     assert [r.long_form for r in alone.requests] == [None, None]
+
+
+def test_a_short_form_no_text_defines_gets_the_lexicon_s_long_form_and_a_definition_wins():
+    lexicon = AbbreviationLexicon({"HSP27": ("heat shock protein beta-1", 5, 6), "TP53": ("tumour p53", 2, 3)})
+    text = "TP53 and HSP27 were stained."
+    mentions = [Mention(9, 14, "HSP27", "uniprot"), Mention(0, 4, "TP53", "uniprot")]
+    article = ["Cells without tumor protein p53 (TP53)."]
+    prepared = prepare_requests(text, mentions, lambda kb: False, None, article_texts=article, lexicon=lexicon)
+    assert [r.long_form for r in prepared.requests] == ["heat shock protein beta-1", "tumor protein p53"]
+    off = prepare_requests(text, mentions, lambda kb: False, None, lexicon=lexicon, expand_abbreviations=False)
+    assert [r.long_form for r in off.requests] == [None, None]
 
 
 def test_link_requests_searches_the_long_form_unless_the_mention_is_a_name_and_it_is_not(multi):

@@ -5,6 +5,8 @@ from typing import Any, Callable, Union
 import typer
 from wasabi import msg
 
+from spacy_nseen.errors import FileProblemError
+
 
 class DataFileError(Exception):
     """An input data file is missing, truncated, corrupt or not in the expected format.
@@ -26,11 +28,12 @@ class DownloadError(DataFileError):
 
 
 def run_cli(command: Callable[..., Any]) -> None:
-    """Run a typer command; report a `DataFileError` as a one-line failure, exit 1.
+    """Run a typer command; report a `DataFileError` or a `spacy_nseen` `FileProblemError` (an artifact that is
+    missing, truncated or from another version) as a one-line failure, exit 1.
 
     command (Callable[..., Any]): The typer command function.
     """
     try:
         typer.run(command)
-    except DataFileError as err:
+    except (DataFileError, FileProblemError) as err:
         msg.fail(str(err), exits=1)

@@ -24,7 +24,9 @@ from spacy_nseen.progress import Progress
 from training.evaluation.frequent_mentions import frequent_mentions
 from training.evaluation.report import PAPER_TABLE3, plot_hits, write_markdown
 from training.linker.settings_spec import parse_variant
+from spacy_nseen.errors import ArtifactError
 from spacy_nseen.text.abbreviations import searched_form
+from training.common.abbreviation_lexicons import SPEC_HELP, lexicon_for_document, read_lexicon_specs
 
 KS = (1, 3, 5, 10)
 LONG_FORM_RULES = ("linker", "always")
@@ -262,6 +264,9 @@ def main(
         "linker", "--long-form",
         help="With --abbreviations: 'linker' (the component's rule: the long form unless the mention is a name of "
              "the reference set and the long form is not) or 'always'"),
+    abbreviation_lexicon: Optional[List[str]] = typer.Option(
+        None, "--abbreviation-lexicon",
+        help=SPEC_HELP + "; searched by the --long-form rule"),
     captions: Optional[Path] = typer.Option(None, "--captions",
                                             help="Bio-ID captions TSV (default: --mentions with 'mentions' replaced by 'captions' in the file name)"),
     organisms: bool = typer.Option(
@@ -337,19 +342,28 @@ def main(
             label, settings = parse_variant(spec, obj.settings)
             rankers.append(LinkerRanker(obj.with_settings(settings), name=f"{label}{tag}"))
     search_text = None
-    if abbreviations:
-        if long_form not in LONG_FORM_RULES:
-            msg.fail(f"--long-form must be one of {LONG_FORM_RULES}, got {long_form!r}", exits=1)
-        captions = captions or Path(mentions).with_name(Path(mentions).name.replace("mentions", "captions"))
-        try:
-            defined = article_abbreviations(captions)
-        except (BioIDFormatError, FileNotFoundError) as e:
-            msg.fail(str(e), exits=1)
+    if long_form not in LONG_FORM_RULES:
+        msg.fail(f"--long-form must be one of {LONG_FORM_RULES}, got {long_form!r}", exits=1)
+    try:
+        lexicons = read_lexicon_specs(abbreviation_lexicon or [])
+    except (ArtifactError, ValueError) as e:
+        msg.fail(str(e), exits=1)
+    if abbreviations or lexicons:
+        defined: Dict[str, Dict[str, str]] = {}
+        if abbreviations:
+            captions = captions or Path(mentions).with_name(Path(mentions).name.replace("mentions", "captions"))
+            try:
+                defined = article_abbreviations(captions)
+            except (BioIDFormatError, FileNotFoundError) as e:
+                msg.fail(str(e), exits=1)
         # "always": no text counts as a name, so searched_form returns every long form
         is_name = (lambda text: False) if long_form == "always" else name_test(ref, linkers[0][1] if linkers else None)
 
         def search_text(q: Query) -> str:
-            return searched_form(q.text, defined.get(q.mention.pmc_id, {}).get(q.text), is_name)
+            pmc_id = q.mention.pmc_id
+            lexicon = lexicon_for_document(lexicons, pmc_id)
+            found = defined.get(pmc_id, {}).get(q.text) or (lexicon.get(q.text) if lexicon else None)
+            return searched_form(q.text, found, is_name)
 
     organism_of = gold_taxon = None
     if organisms:
@@ -369,7 +383,8 @@ def main(
         "splits": sorted({q.mention.split for q in queries}),
         "documents": documents, "entity_prior": entity_prior,
         "abbreviations": str(captions) if abbreviations else None,
-        "long_form_rule": long_form if abbreviations else None,
+        "long_form_rule": long_form if abbreviations or lexicons else None,
+        "abbreviation_lexicons": abbreviation_lexicon or None,
         "organisms": str(captions) if organisms else None,
         "queries_per_second_unit": "distinct in-KB mention strings ranked per second (top-10)",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},

@@ -40,6 +40,7 @@ from training.common.bioid_scoring import EquivalenceClasses, category_of, to_cu
 from training.common.data_errors import run_cli
 from training.evaluation.evaluate import select_documents
 from training.common.headline import update_headline
+from training.common.abbreviation_lexicons import SPEC_HELP, LexiconSpecs, lexicon_for_document, read_lexicon_specs
 
 ROUTES = {"protein": "uniprot", "gene": "uniprot", "chemical": "chebi"}
 CATEGORY = {"uniprot": "protein_gene", "chebi": "chemical"}
@@ -71,8 +72,12 @@ def collect(
     assigner: OrganismAssigner,
     captions: Sequence,
     equivalence: EquivalenceClasses,
+    lexicons: LexiconSpecs = (),
 ) -> Dict[str, Dict[str, list]]:
-    """Link every routed gold mention of the captions; per reference set: logits, labels and kinds."""
+    """Link every routed gold mention of the captions; per reference set: logits, labels and kinds.
+
+    lexicons (LexiconSpecs): the abbreviation lexicon of each half of the documents (`--abbreviation-lexicon`).
+    """
     out: Dict[str, Dict[str, list]] = {kb: defaultdict(list) for kb in linkers}
     for caption, context in zip(captions, caption_contexts(captions)):
         mentions = [m for m in caption.mentions if ROUTES.get(m.entity_type) in linkers]
@@ -81,7 +86,8 @@ def collect(
         # The component's predict path: abbreviations, the organisms of the mentions of sets with taxa, link.
         prepared = prepare_requests(caption.text, [Mention(m.start, m.end, m.text, ROUTES[m.entity_type]) for m in mentions],
                                     lambda kb: linkers[kb].reference_set.entity_taxa is not None, assigner,
-                                    article_texts=context.article_texts, figure_texts=context.figure_texts)
+                                    article_texts=context.article_texts, figure_texts=context.figure_texts,
+                                    lexicon=lexicon_for_document(lexicons, caption.pmc_id))
         for kb in linkers:
             routed = [(m, r) for m, r in zip(mentions, prepared.requests) if r.kb == kb]
             if not routed:
@@ -161,6 +167,7 @@ def tune_nil(
     out_models: Path = typer.Option(Path("training_output/nil"), help="Where the recalibrated NIL models go"),
     output: Path = typer.Option(Path("results/nil"), help="Metrics and figures"),
     headline: Optional[Path] = typer.Option(None, help="Write kb_score_ece into this headline JSON"),
+    abbreviation_lexicon: Optional[List[str]] = typer.Option(None, "--abbreviation-lexicon", help=SPEC_HELP),
 ) -> None:
     """Recalibrate the NIL models and choose the threshold on even documents; confirm on odd ones."""
     start = time.time()
@@ -174,10 +181,14 @@ def tune_nil(
     equiv = EquivalenceClasses.from_file(equivalence, {f"CHEBI:{k.split(':')[-1]}": v for k, v in secondary.items()})
     assigner = OrganismAssigner(cell_lines=CellLineTable.from_disk(cell_lines) if cell_lines else None)
     all_captions = read_captions(captions, mentions)
+    try:
+        lexicons = read_lexicon_specs(abbreviation_lexicon or [])
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
     halves = {}
     for half in ("even", "odd"):
         chosen = select_documents(all_captions, half)
-        halves[half] = collect(linkers, assigner, chosen, equiv)
+        halves[half] = collect(linkers, assigner, chosen, equiv, lexicons)
         msg.info(f"{half}: {sum(len(d['label']) for d in halves[half].values())} routed gold mentions linked")
     models: Dict[str, NilModel] = {}
     metrics: Dict[str, Dict] = {"command": "python -m training.tuning.tune_nil " + " ".join(sys.argv[1:])}

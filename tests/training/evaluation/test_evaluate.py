@@ -169,3 +169,28 @@ def test_cli_abbreviations_search_the_long_form(tmp_path):
     occ_abbr = abbr["systems"]["exact"]["per_occurrence"]["hits@1"]
     assert occ_abbr == pytest.approx(occ_plain + 1 / plain["counts"]["in_kb"])
     assert "searched by their long form" in (tmp_path / "abbr" / "metrics.md").read_text()
+
+
+def test_cli_abbreviation_lexicon_applies_to_its_half_of_the_documents(tmp_path):
+    from spacy_nseen.text.abbreviation_lexicon import AbbreviationLexicon
+
+    mentions = tmp_path / "mentions.tsv"
+    rows = (FIX / "mentions.tsv").read_text(encoding="utf8").splitlines()
+    rows.append("train\tP002\tP002 Figure_1\t99\t14\t17\tBPR\t1\tprotein\tUniprot:P00003\t9\t9")
+    mentions.write_text("\n".join(rows) + "\n", encoding="utf8")
+    AbbreviationLexicon({"BPR": ("Beta protein", 2, 2)}).to_disk(tmp_path / "lexicon.json")
+    base = ["--kb", "uniprot", "--reference", str(FIX / "reference_uniprot.tsv"), "--mentions", str(mentions),
+            "--systems", "exact"]
+    counts = {}
+    for half in ("even", "odd"):  # P002 is even
+        result = CliRunner().invoke(app, base + ["--abbreviation-lexicon", f"{half}={tmp_path / 'lexicon.json'}",
+                                                 "--output", str(tmp_path / half)])
+        assert result.exit_code == 0, result.output
+        m = json.loads((tmp_path / half / "metrics.json").read_text())
+        counts[half] = m["counts"]["searched_as_long_form"]
+        assert m["abbreviation_lexicons"] == [f"{half}={tmp_path / 'lexicon.json'}"]
+    assert counts == {"even": 1, "odd": 0}
+    for spec, problem in ((f"half={tmp_path / 'lexicon.json'}", "documents must be one of"),
+                          (str(tmp_path / "missing.json"), "abbreviation lexicon not found")):
+        result = CliRunner().invoke(app, base + ["--abbreviation-lexicon", spec, "--output", str(tmp_path / "x")])
+        assert result.exit_code == 1 and problem in result.output
