@@ -259,6 +259,7 @@ def load_linker(
     settings: Optional[LinkerSettings] = None,
     search_k: Optional[int] = None,
     require_prior: bool = True,
+    with_nil_model: bool = True,
 ) -> KnowledgeBaseLinker:
     """Load a linker directory (`storage`), checking every file before the first mention is linked.
 
@@ -267,8 +268,10 @@ def load_linker(
     settings (Optional[LinkerSettings]): search settings; default: those saved in `linker.json`.
     search_k (Optional[int]): Annoy search_k; default: the saved value.
     require_prior (bool): fail when the settings ask for `exact_tie_break="prior"` and no prior is saved.
+    with_nil_model (bool): load `nil_model.json` (False: link without it, e.g. to train a new one).
     """
-    parts = read_linker_parts(directory, encoder=encoder, settings=settings, search_k=search_k)
+    parts = read_linker_parts(directory, encoder=encoder, settings=settings, search_k=search_k,
+                              with_nil_model=with_nil_model)
     extras = {key: parts.pop(key) for key in ("nil_model", "xrefs", "entity_prior")}
     linker = KnowledgeBaseLinker(**parts)
     linker.nil_model, linker.xrefs, linker.entity_prior = extras["nil_model"], extras["xrefs"], extras["entity_prior"]

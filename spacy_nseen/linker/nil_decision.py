@@ -19,9 +19,10 @@ import numpy
 
 from ..errors import ArtifactError
 from ..organisms.ranking import OrganismContext
+from ..text.tag_names import is_tag_name
 
 NIL_MODEL_FILE = "nil_model.json"
-NIL_MODEL_VERSION = 1
+NIL_MODEL_VERSION = 2
 FEATURES = (
     "bias",
     "exact",
@@ -35,6 +36,7 @@ FEATURES = (
     "organism_match",
     "organism_other",
     "organism_outside_set",
+    "tag_name",
 )
 REFIT = "Train the NIL model again (python -m training.linker.train_nil) or remove the file to link without it."
 
@@ -92,6 +94,7 @@ def mention_features(
             match,
             other,
             outside,
+            float(is_tag_name(text)),
         ],
         dtype=numpy.float64,
     )

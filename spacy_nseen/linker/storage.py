@@ -115,6 +115,7 @@ def read_linker_parts(
     encoder: Optional[Model] = None,
     settings: Optional[LinkerSettings] = None,
     search_k: Optional[int] = None,
+    with_nil_model: bool = True,
 ) -> Dict[str, Any]:
     """Read every part of a linker directory, checking every file before the first mention is linked
     (`kb_linker.load_linker` makes the linker of them).
@@ -123,6 +124,7 @@ def read_linker_parts(
         from the saved `encoder.json`.
     settings (Optional[LinkerSettings]): search settings; default: those saved.
     search_k (Optional[int]): Annoy search_k; default: the saved value.
+    with_nil_model (bool): read `nil_model.json` (False: leave it unread, e.g. to train a new one over an old one).
     RETURNS (Dict[str, Any]): the `KnowledgeBaseLinker` arguments, and `nil_model`, `xrefs`, `entity_prior`.
     """
     directory = Path(directory)
@@ -153,7 +155,7 @@ def read_linker_parts(
     parts: Dict[str, Any] = {"name": str(meta["name"]), "encoder": encoder, "reference_set": reference, "index": index,
                              "tfidf": tfidf, "settings": settings, "exact_names": exact_names, "tokens": tokens,
                              "nil_model": None, "xrefs": {}, "entity_prior": None}
-    if (directory / NIL_MODEL_FILE).exists():
+    if with_nil_model and (directory / NIL_MODEL_FILE).exists():
         parts["nil_model"] = NilModel.from_disk(directory / NIL_MODEL_FILE)
     parts["xrefs"] = _read_xrefs(directory)
     if (directory / ENTITY_PRIOR_FILE).exists():

@@ -30,3 +30,33 @@ def test_the_features_are_those_of_mention_features_and_none_for_no_mention(toy_
     expected = numpy.vstack([mention_features(m, c) for m, c in zip(MENTIONS, results)])
     numpy.testing.assert_array_equal(decision_features(toy_linker, MENTIONS, results), expected)
     assert decision_features(toy_linker, [], []).shape == (0, len(FEATURES))
+
+
+def test_a_tag_name_is_a_feature_of_the_decision():
+    index = FEATURES.index("tag_name")
+    assert mention_features("HA", [])[index] == 1.0 and mention_features("3xFlag", [])[index] == 1.0
+    assert mention_features("HAX1", [])[index] == 0.0 and mention_features("MYC", [])[index] == 0.0
+
+
+def test_a_nil_model_of_another_version_names_the_file_and_a_linker_loads_without_it(linker_dirs, tmp_path):
+    import json
+    import shutil
+
+    import pytest
+
+    from spacy_nseen.errors import ArtifactError
+    from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+    from spacy_nseen.linker.nil_decision import NIL_MODEL_FILE
+
+    directory = tmp_path / "linker"
+    shutil.copytree(linker_dirs["uniprot"], directory)
+    NilModel([0.0] * len(FEATURES)).to_disk(directory / NIL_MODEL_FILE)
+    data = json.loads((directory / NIL_MODEL_FILE).read_text())
+    data["version"], data["features"] = 1, data["features"][:-1]  # as written before the tag-name feature
+    data["weights"] = data["weights"][:-1]
+    (directory / NIL_MODEL_FILE).write_text(json.dumps(data))
+    with pytest.raises(ArtifactError, match="train_nil") as err:
+        KnowledgeBaseLinker.from_disk(directory)
+    assert str(directory / NIL_MODEL_FILE) in str(err.value)
+    linker = KnowledgeBaseLinker.from_disk(directory, with_nil_model=False)  # how train_nil replaces it
+    assert linker.nil_model is None and linker.link(["FOXP2"], top_k=1)[0]

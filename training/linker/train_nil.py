@@ -12,7 +12,8 @@ Examples (`nil_examples`), each the features of the linker's answer and whether 
 - **organisms outside the set**: held-out entities whose evidence names an organism the set lacks;
 - **other reference set**: names of the other reference set (chemicals for proteins, and back) that match no
   name of this one exactly;
-- **tags and reporters**: `Flag`, `HA`, `GFP`, ... (`TAGS_AND_REPORTERS`), wrong for any protein entry.
+- **tags and reporters**: `Flag`, `HA`, `GFP`, ... (`spacy_nseen.text.tag_names.TAG_NAMES`), wrong for any protein entry,
+  with no organism evidence and with each organism of the set as evidence.
 A logistic regression (`nil_decision.fit_logistic`) is fitted and saved as `nil_model.json` in the linker
 directory. Its Platt recalibration and operating point are tuned later (`training.tuning.tune_nil`).
 """
@@ -32,18 +33,10 @@ from spacy_nseen.linker.nil_decision import FEATURES, NIL_MODEL_FILE, NilModel, 
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.pipe.predict import Request, link_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.text.tag_names import TAG_NAMES
 
 from training.common.data_errors import run_cli
 
-# Epitope tags, reporters and selection markers: written as protein names in captions, in no reference set
-# of endogenous proteins (Bio-ID leaves them un-normalised).
-TAGS_AND_REPORTERS = (
-    "Flag", "FLAG", "HA", "Myc", "myc", "c-Myc tag", "V5", "His", "His6", "6xHis", "GST", "MBP", "Strep", "T7",
-    "GFP", "EGFP", "eGFP", "YFP", "EYFP", "CFP", "RFP", "mRFP", "mCherry", "tdTomato", "DsRed", "mVenus", "Venus",
-    "BFP", "luciferase", "Luciferase", "Renilla luciferase", "firefly luciferase", "NanoLuc", "beta-galactosidase",
-    "LacZ", "HaloTag", "SNAP", "SNAP-tag", "TAP", "Avi", "BirA", "Cre", "Cas9", "dCas9", "TetR", "rtTA", "Gal4",
-    "GAL4", "VP16", "mNeonGreen", "Dendra2", "PA-GFP",
-)
 # An organism no reference set of this project covers (Drosophila), used as "outside the set" evidence.
 OUTSIDE_TAXON = 7227
 SURFACE_FORMS = ("as_written", "lower", "upper", "no_dashes")
@@ -132,10 +125,12 @@ def nil_examples(
         labels.append(0)
         counts["other_reference_set"] += 1
     if reference.n_entities and reference.kb_ids[0].startswith("UniProt:"):
-        for mention, got in zip(TAGS_AND_REPORTERS, full.link(list(TAGS_AND_REPORTERS), top_k=top_k)):
-            features.append(mention_features(mention, got, None, taxon_of, known_taxa))
-            labels.append(0)
-            counts["tags"] += 1
+        contexts = [None] + [OrganismContext(t, rng.choice((0.6, 0.9))) for t in known_taxa]
+        for context in contexts:
+            for mention, got in zip(TAG_NAMES, full.link(list(TAG_NAMES), top_k=top_k, organisms=[context] * len(TAG_NAMES))):
+                features.append(mention_features(mention, got, context, taxon_of, known_taxa))
+                labels.append(0)
+                counts["tags"] += 1
     return numpy.vstack(features), numpy.asarray(labels, dtype=numpy.int64), counts
 
 
@@ -156,7 +151,8 @@ def train_nil(
 ) -> None:
     """Fit the NIL decision of a linker on examples made from the reference sets (see the module docstring)."""
     start = time.time()
-    linker = KnowledgeBaseLinker.from_disk(linker_dir)
+    # the NIL model being replaced is not read: it may be of an earlier version (other features)
+    linker = KnowledgeBaseLinker.from_disk(linker_dir, with_nil_model=False)
     other_names = ReferenceSet.from_tsv(other).names
     msg.info(f"{linker.name}: making NIL examples ({n_entities} entities, {n_other} names of {other})")
     x, y, counts = nil_examples(linker, list(other_names), n_entities=n_entities, n_other=n_other, seed=seed)
