@@ -98,7 +98,7 @@ with_settings_signature(make_nseen_linker)
 Language.factory(
     "nseen_linker",
     assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates", "span._.kb_taxon",
-             "span._.kb_taxon_evidence", "span._.kb_xrefs", "doc._.organisms"],
+             "span._.kb_taxon_evidence", "span._.kb_xrefs", "span._.kb_searched", "doc._.organisms"],
     requires=["doc.ents"],
     default_config=default_config(),
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
@@ -345,8 +345,9 @@ class NseenLinker(Pipe):
             linked = link_requests(self.linkers[kb], [request for _, _, request in items], top_k=self.top_k,
                                    mode=self.mode, threshold=self.threshold)
             for (d, e, request), link in zip(items, linked):
+                searched = link.searched if link.searched != request.text else None
                 out[d].links.append(EntityLink(e, kb, link.candidates, link.verdict.probability, request.context,
-                                               request.evidence, link.verdict))
+                                               request.evidence, link.verdict, searched))
         return out
 
     def _has_taxa(self, kb: str) -> bool:

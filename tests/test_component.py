@@ -351,10 +351,13 @@ def test_the_abbreviation_lexicon_links_a_short_form_no_text_defines_and_is_save
     words, ents = ["CAF", "and", "RPM", "block", "mTOR"], [(0, 1, "CHEMICAL"), (2, 3, "CHEMICAL")]
     assert [e.kb_id_ for e in nlp(make_doc(nlp, words, ents)).ents] != ["CHEBI:27732"] * 2
     pipe.initialize(linkers={kb: str(linker_dirs[kb]) for kb in pipe.kb_names}, abbreviations=str(tmp_path / "lexicon.json"))
-    assert [e.kb_id_ for e in nlp(make_doc(nlp, words, ents)).ents] == ["CHEBI:27732"] * 2  # searched as "caffeine"
+    linked = nlp(make_doc(nlp, words, ents)).ents
+    assert [e.kb_id_ for e in linked] == ["CHEBI:27732"] * 2  # searched as "caffeine"
+    assert [e._.kb_searched for e in linked] == ["caffeine", "caffeine"]  # what was searched, for the reader
     doc = make_doc(nlp, words, ents)
     doc._.article_texts = ["Cells treated with rapamycin (RPM)."]
     assert [e.kb_id_ for e in nlp(doc).ents] == ["CHEBI:27732", "CHEBI:9753"]  # the article's definition wins
+    assert [e._.kb_searched for e in doc.ents] == ["caffeine", "rapamycin"]
     nlp.to_disk(tmp_path / "pipeline")
     assert (tmp_path / "pipeline" / "nseen_linker" / "abbreviations.json").exists()
     loaded = spacy.load(tmp_path / "pipeline")
@@ -363,7 +366,8 @@ def test_the_abbreviation_lexicon_links_a_short_form_no_text_defines_and_is_save
     assert pickle.loads(pickle.dumps(pipe)).abbreviation_lexicon.get("CAF") == "caffeine"
     nlp_off = make_nlp(expand_abbreviations=False)
     nlp_off.get_pipe("nseen_linker").abbreviation_lexicon = pipe.abbreviation_lexicon
-    assert [e.kb_id_ for e in nlp_off(make_doc(nlp_off, words, ents)).ents] != ["CHEBI:27732"] * 2
+    plain = nlp_off(make_doc(nlp_off, words, ents)).ents
+    assert [e.kb_id_ for e in plain] != ["CHEBI:27732"] * 2 and [e._.kb_searched for e in plain] == [None, None]
 
 
 def test_article_docs_give_a_pipeline_the_context_of_the_article(make_nlp):

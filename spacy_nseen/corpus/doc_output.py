@@ -7,7 +7,7 @@ from spacy.tokens import Doc, Span
 from .records import TextRecord
 
 # Span extensions written when registered (by nseen_linker and the species / NIL work), under these keys.
-SPAN_FIELDS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs")
+SPAN_FIELDS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs", "kb_searched")
 SCORE_DIGITS = 6
 
 

@@ -18,6 +18,7 @@ class EntityLink(NamedTuple):
     context: Optional[OrganismContext]
     evidence: Optional[List[str]]
     verdict: Verdict  # the decision: the link's score and whether candidates[0] is kept
+    searched: Optional[str] = None  # the long form searched instead of the mention (an abbreviation), or None
 
 
 class DocLinks(NamedTuple):
@@ -30,7 +31,8 @@ class DocLinks(NamedTuple):
 def write_links(doc: Doc, prediction: DocLinks, xrefs: Mapping[str, Mapping[str, Dict[str, str]]],
                 primary_xref: Dict[str, str]) -> None:
     """Write a doc's links onto its entity spans and tokens (`kb_id` or the `primary_xref` id, `kb_score`,
-    `kb_candidates`, `kb_taxon`, `kb_taxon_evidence`, `kb_xrefs`) and its organisms onto `doc._.organisms`.
+    `kb_candidates`, `kb_taxon`, `kb_taxon_evidence`, `kb_xrefs`, `kb_searched`) and its organisms onto
+    `doc._.organisms`.
 
     xrefs (Mapping[str, Mapping[str, Dict[str, str]]]): per reference set, kb_id → database → ids.
     primary_xref (Dict[str, str]): label → the database whose id is written as `kb_id`.
@@ -57,5 +59,6 @@ def write_links(doc: Doc, prediction: DocLinks, xrefs: Mapping[str, Mapping[str,
         new._.kb_taxon = link.context.taxon if link.context is not None else None
         new._.kb_taxon_evidence = list(link.evidence) if link.evidence else None
         new._.kb_xrefs = dict(found) if found else None
+        new._.kb_searched = link.searched
         ents[link.index] = new
     doc.ents = ents

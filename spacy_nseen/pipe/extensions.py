@@ -8,7 +8,7 @@ from spacy.tokens import Doc, Span
 # doc._.figure_texts: the other panel texts of the same figure, when a caption comes split into panels (closer
 # evidence than the article's).
 DOC_EXTENSIONS = ("organisms", "article_texts", "figure_texts")
-SPAN_EXTENSIONS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs")
+SPAN_EXTENSIONS = ("kb_id", "kb_score", "kb_candidates", "kb_taxon", "kb_taxon_evidence", "kb_xrefs", "kb_searched")
 
 
 def register_extensions() -> None:
