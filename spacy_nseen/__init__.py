@@ -9,9 +9,11 @@ from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
 from .pipe.article import article_docs
 from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from .reference.reference_set import ReferenceSet
+from .text.abbreviation_lexicon import AbbreviationLexicon
 
 __all__ = [
     "__version__",
+    "AbbreviationLexicon",
     "ArtifactError",
     "Candidate",
     "Gazetteer",
