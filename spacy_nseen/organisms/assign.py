@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .cell_lines import CellLineTable
 from .evidence import TextEvidence
-from .lexicon import ECOLI, HUMAN, MOUSE, RAT, YEAST, canonical_taxon
+from .lexicon import ECOLI, FISSION_YEAST, HUMAN, MOUSE, RAT, YEAST, YEAST_DELETION, canonical_taxon
 from .mention_form import mention_form_evidence
 
 DEFAULT_PRIOR: Tuple[Tuple[int, float], ...] = (
@@ -132,10 +132,14 @@ class OrganismAssigner:
                                       s.ambiguous_cell_line_strength)
 
     def article_counts(self, texts: Iterable[str]) -> Dict[int, float]:
-        """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context)."""
+        """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context); a text that
+        names fission yeast counts its yeast deletions for it."""
         out: Dict[int, float] = {}
         for text in texts:
-            for taxon, value in self.scan(text).counts().items():
+            evidence = self.scan(text)
+            if evidence.names_fission_yeast():
+                evidence = evidence.in_fission_yeast()
+            for taxon, value in evidence.counts().items():
                 out[taxon] = out.get(taxon, 0.0) + value
         return out
 
@@ -181,6 +185,10 @@ class OrganismAssigner:
             figure_counts = self.article_counts(figure_texts) if figure_texts is not None else {}
         user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
         evidence = self.scan(text, skip=offsets)
+        if evidence.names_fission_yeast() or (
+                YEAST not in {h.taxon for h in evidence.hits if not h.label.startswith(YEAST_DELETION)}
+                and _fission_context(article_counts) or _fission_context(figure_counts)):
+            evidence = evidence.in_fission_yeast()  # `red1Δ` in an S. pombe article is no budding yeast evidence
         caption = evidence.counts()
         base = self._base_scores(dict(article_counts), user, dict(figure_counts))
         results = [self._assign_span(evidence, start, end, base, caption, user) for start, end in offsets]
@@ -271,6 +279,12 @@ class OrganismAssigner:
         if excluded is not None:
             evidence.append(f"best organism {excluded} is not among the allowed organisms")
         return SpanOrganism(best, evidence, {t: round(v, 4) for t, v in totals.items()}, excluded)
+
+
+def _fission_context(counts: Mapping[int, float]) -> bool:
+    """Whether context texts name fission yeast more than budding yeast (its deletions included)."""
+    fission = counts.get(FISSION_YEAST, 0.0)
+    return fission > counts.get(YEAST, 0.0)
 
 
 def _shares(counts: Mapping[int, float], weight: float, saturation: float = 1.0) -> Dict[int, float]:

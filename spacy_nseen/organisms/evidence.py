@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .cell_lines import CellLineTable
-from .lexicon import SpeciesHit, find_species_words
+from .lexicon import FISSION_YEAST, YEAST, YEAST_DELETION, SpeciesHit, find_species_words
 
 # A sentence ends at . ! ? ; followed by a space, and a caption panel starts at "(A) ", "B, " ...
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-Za-z])*\)\s)")
@@ -55,6 +55,17 @@ class TextEvidence:
         hits.sort(key=lambda h: (h.start, h.end))
         starts = [0] + [m.end() for m in _SENTENCE_BREAK.finditer(text)]
         return cls(text, hits, starts)
+
+    def names_fission_yeast(self) -> bool:
+        """Whether a word of the text names fission yeast and none names budding yeast (`S. pombe`, `fission yeast`)."""
+        named = {h.taxon for h in self.hits if not h.label.startswith(YEAST_DELETION)}
+        return FISSION_YEAST in named and YEAST not in named
+
+    def in_fission_yeast(self) -> "TextEvidence":
+        """RETURNS (TextEvidence): the same hits, the yeast deletions (`red1Δ`) counted for fission yeast."""
+        hits = [SpeciesHit(h.start, h.end, FISSION_YEAST, h.strength, h.label) if h.label.startswith(YEAST_DELETION)
+                else h for h in self.hits]
+        return TextEvidence(self.text, hits, self.sentence_starts, self.hit_sentences)
 
     def sentence_of(self, offset: int) -> int:
         """RETURNS (int): Index of the sentence holding a character offset."""

@@ -181,10 +181,12 @@ GLUED_NOT: Pattern[str] = re.compile(
 GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE, "rat": RAT, "rats": RAT}
 
 # Genotype notations of one organism (with substrings that must occur for the regex to match): yeast deletions `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl`
-# and knockouts `Atg5−/−` of mouse genetics.
+# and knockouts `Atg5−/−` of mouse genetics. A yeast deletion names budding yeast unless the text or its context
+# names fission yeast, whose genetics writes them the same way (`evidence.TextEvidence.in_fission_yeast`).
+YEAST_DELETION = "yeast deletion"
 GENOTYPES: Tuple[Tuple[Tuple[str, ...], Pattern[str], int, float, str], ...] = (
     (("Δ", "∆", "delta"), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
-     "yeast deletion"),
+     YEAST_DELETION),
     (("/f", "flox"), re.compile(r"(?<![A-Za-z])(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),
     (("/−", "/-", "/–"), re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[−–-]/[−–-]|\+/[−–-])"), MOUSE, 0.4,
      "knockout"),

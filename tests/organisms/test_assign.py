@@ -98,3 +98,18 @@ def test_figure_counts_equal_figure_texts(nlp):
     by_texts = assigner.assign(panel, figure_texts=texts).spans[0]
     by_counts = assigner.assign(panel, figure_counts=assigner.article_counts(texts)).spans[0]
     assert by_texts.taxon == by_counts.taxon == 559292 and by_texts.scores == by_counts.scores
+
+
+def test_a_yeast_deletion_counts_for_fission_yeast_where_the_text_or_its_article_names_it():
+    assigner = OrganismAssigner()
+    text = "Cells lacking red1 (red1Δ) were grown."
+
+    def taxon(sentence: str, article=None) -> int:
+        return assigner.assign_text(sentence, [(sentence.index("red1"), sentence.index("red1") + 4)],
+                                    article_texts=article).spans[0].taxon
+
+    assert taxon(text) == 559292  # a yeast deletion alone: budding yeast, as before
+    assert taxon("S. pombe " + text) == 284812  # the text names fission yeast
+    assert taxon(text, ["Fission yeast strains and plasmids."]) == 284812  # its article does
+    assert taxon(text, ["S. cerevisiae strains.", "S. pombe strains."]) == 559292  # both named: no more than budding
+    assert taxon("S. cerevisiae and S. pombe: " + text) == 559292  # the text names both: the deletion stays budding
