@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .cell_lines import CellLineTable
 from .evidence import TextEvidence
-from .lexicon import ECOLI, FISSION_YEAST, HUMAN, MOUSE, RAT, YEAST, YEAST_DELETION, canonical_taxon
+from .lexicon import ECOLI, FISSION_YEAST, HUMAN, MOUSE, RAT, YEAST, canonical_taxon
 from .mention_form import mention_form_evidence
 
 DEFAULT_PRIOR: Tuple[Tuple[int, float], ...] = (
@@ -186,7 +186,7 @@ class OrganismAssigner:
         user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
         evidence = self.scan(text, skip=offsets)
         if evidence.names_fission_yeast() or (
-                YEAST not in {h.taxon for h in evidence.hits if not h.label.startswith(YEAST_DELETION)}
+                YEAST not in evidence.named_taxa()
                 and _fission_context(article_counts) or _fission_context(figure_counts)):
             evidence = evidence.in_fission_yeast()  # `red1Δ` in an S. pombe article is no budding yeast evidence
         caption = evidence.counts()

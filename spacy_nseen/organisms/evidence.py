@@ -6,7 +6,7 @@ next to it, in its sentence, or anywhere in the text.
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .cell_lines import CellLineTable
 from .lexicon import FISSION_YEAST, YEAST, YEAST_DELETION, SpeciesHit, find_species_words
@@ -56,9 +56,14 @@ class TextEvidence:
         starts = [0] + [m.end() for m in _SENTENCE_BREAK.finditer(text)]
         return cls(text, hits, starts)
 
+    def named_taxa(self) -> Set[int]:
+        """RETURNS (Set[int]): the taxa a word, cell line or genotype of the text names, yeast deletions left out
+        (they do not tell budding from fission yeast)."""
+        return {h.taxon for h in self.hits if not h.label.startswith(YEAST_DELETION)}
+
     def names_fission_yeast(self) -> bool:
         """Whether a word of the text names fission yeast and none names budding yeast (`S. pombe`, `fission yeast`)."""
-        named = {h.taxon for h in self.hits if not h.label.startswith(YEAST_DELETION)}
+        named = self.named_taxa()
         return FISSION_YEAST in named and YEAST not in named
 
     def in_fission_yeast(self) -> "TextEvidence":

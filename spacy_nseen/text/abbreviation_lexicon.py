@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..errors import ArtifactError
-from .abbreviations import find_abbreviations
+from .abbreviations import abbreviation_map
 
 FORMAT = "spacy_nseen.abbreviation_lexicon"
 VERSION = 1
@@ -55,13 +55,7 @@ class AbbreviationLexicon:
         n_documents = 0
         for texts in documents:
             n_documents += 1
-            found: Dict[str, Counter] = {}
-            for text in texts:
-                for short, long_form in find_abbreviations(text):
-                    if not _names_itself(short, long_form):
-                        found.setdefault(short, Counter())[long_form] += 1
-            for short, forms in found.items():
-                long_form = forms.most_common(1)[0][0]
+            for short, long_form in abbreviation_map(texts, keep=_is_expansion).items():
                 key = long_form.lower()
                 votes.setdefault(short, Counter())[key] += 1
                 spellings.setdefault((short, key), Counter())[long_form] += 1
@@ -126,15 +120,16 @@ class AbbreviationLexicon:
                                 REBUILD) from None
 
 
-def _names_itself(short: str, long_form: str) -> bool:
-    """Whether `long_form` contains `short` as written, not followed by a lowercase letter (`GFP-LC3`, `PS1N`)."""
+def _is_expansion(short: str, long_form: str) -> bool:
+    """Whether `long_form` does not contain `short` as written other than as the start of a longer word: `GFP-LC3`
+    and `PS1N` name themselves after `LC3` and `PS1`; `Ubiquitin` expands `Ub`."""
     start = long_form.find(short)
     while start >= 0:
         end = start + len(short)
         if end == len(long_form) or not long_form[end].islower():
-            return True
+            return False
         start = long_form.find(short, start + 1)
-    return False
+    return True
 
 
 def lexicon_rows(lexicon: AbbreviationLexicon) -> List[Tuple[str, str, int, int]]:

@@ -75,13 +75,17 @@ def find_abbreviations(text: str) -> List[Tuple[str, str]]:
     return pairs
 
 
-def abbreviation_map(texts: Iterable[str]) -> Dict[str, str]:
+def abbreviation_map(texts: Iterable[str], keep: Optional[Callable[[str, str], bool]] = None) -> Dict[str, str]:
     """RETURNS (Dict[str, str]): short form → its most frequent long form over the texts (first seen on
-    ties), e.g. the captions of one article."""
+    ties), e.g. the captions of one article.
+
+    keep (Optional[Callable[[str, str], bool]]): which (short form, long form) definitions count (default: all).
+    """
     counts: Dict[str, Counter] = {}
     for text in texts:
         for short, long_form in find_abbreviations(text):
-            counts.setdefault(short, Counter())[long_form] += 1
+            if keep is None or keep(short, long_form):
+                counts.setdefault(short, Counter())[long_form] += 1
     return {short: forms.most_common(1)[0][0] for short, forms in counts.items()}
 
 

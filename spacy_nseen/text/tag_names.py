@@ -23,7 +23,4 @@ _NAMES = frozenset(TAG_NAMES)
 def is_tag_name(text: str) -> bool:
     """RETURNS (bool): whether a mention names an epitope tag, reporter or tool of `TAG_NAMES` (see the module)."""
     text = text.strip()
-    if text in _NAMES:
-        return True
-    core = _TAG_SUFFIX.sub("", _COPIES.sub("", text))
-    return bool(core) and core != text and core in _NAMES
+    return text in _NAMES or _TAG_SUFFIX.sub("", _COPIES.sub("", text)) in _NAMES

@@ -18,7 +18,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 PathLike = Union[str, Path]
 
@@ -185,6 +185,19 @@ def in_document_half(pmc_id: str, half: str) -> bool:
     if not digits:
         raise ValueError(f"--documents {half}: the document id {pmc_id!r} has no digits")
     return int(digits) % 2 == (0 if half == "even" else 1)
+
+
+def caption_texts_by_article(captions_path: PathLike, documents: str = "all",
+                             exclude: Iterable[str] = ()) -> Dict[str, List[str]]:
+    """RETURNS (Dict[str, List[str]]): the caption texts of each article (pmc_id), in file order, of the documents
+    half `documents` (`in_document_half`), the articles in `exclude` left out. Only the text is read (no mentions)."""
+    excluded = set(exclude)
+    texts: Dict[str, List[str]] = {}
+    for row in _open_tsv(captions_path, CAPTION_COLUMNS):
+        pmc_id = row["pmc_id"]
+        if pmc_id not in excluded and in_document_half(pmc_id, documents):
+            texts.setdefault(pmc_id, []).append(row["text"] or "")
+    return texts
 
 
 def group_by_article(captions: Sequence[Caption]) -> Dict[str, List[Caption]]:

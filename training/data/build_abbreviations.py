@@ -9,14 +9,14 @@ the pipeline is evaluated on are left out (`--holdout`: the `dev_articles` of th
 """
 import json
 from pathlib import Path
-from typing import Dict, List, Optional, Set
+from typing import Optional, Set
 
 import typer
 from wasabi import msg
 
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.text.abbreviation_lexicon import AbbreviationLexicon, lexicon_rows
-from training.common.bioid import CAPTION_COLUMNS, DOCUMENT_HALVES, BioIDFormatError, _open_tsv, in_document_half
+from training.common.bioid import DOCUMENT_HALVES, BioIDFormatError, caption_texts_by_article
 
 app = typer.Typer(add_completion=False)
 
@@ -35,21 +35,10 @@ def holdout_articles(path: Optional[Path]) -> Set[str]:
     return {str(a) for a in articles}
 
 
-def article_texts(captions: Path, documents: str = "all", holdout: Optional[Set[str]] = None) -> Dict[str, List[str]]:
-    """RETURNS (Dict[str, List[str]]): the caption texts of each article (pmc_id) of the chosen half, holdout left out."""
-    texts: Dict[str, List[str]] = {}
-    for row in _open_tsv(captions, CAPTION_COLUMNS):
-        pmc_id = row["pmc_id"]
-        if pmc_id in (holdout or set()) or not in_document_half(pmc_id, documents):
-            continue
-        texts.setdefault(pmc_id, []).append(row["text"] or "")
-    return texts
-
-
 def build(captions: Path, output: Path, documents: str = "all", holdout: Optional[Path] = None,
           min_documents: int = 1, min_share: float = 0.5) -> AbbreviationLexicon:
     """Mine the lexicon from the captions of each article and write it (JSON). RETURNS the lexicon."""
-    texts = article_texts(captions, documents, holdout_articles(holdout))
+    texts = caption_texts_by_article(captions, documents, exclude=holdout_articles(holdout))
     source = f"{captions.name}, documents {documents}" + (f", without the dev articles of {holdout}" if holdout else "")
     lexicon = AbbreviationLexicon.from_documents(texts.values(), min_documents=min_documents, min_share=min_share,
                                                  source=source)

@@ -111,12 +111,9 @@ def article_abbreviations(captions: Path) -> Dict[str, Dict[str, str]]:
     """RETURNS (Dict[str, Dict[str, str]]): per article (pmc_id), short form → long form defined in its
     captions (`long form (SHORT)`, Schwartz & Hearst; see `spacy_nseen.text.abbreviations`)."""
     from spacy_nseen.text.abbreviations import abbreviation_map
-    from training.common.bioid import CAPTION_COLUMNS, _open_tsv
+    from training.common.bioid import caption_texts_by_article
 
-    texts: Dict[str, List[str]] = {}
-    for row in _open_tsv(captions, CAPTION_COLUMNS):
-        texts.setdefault(row["pmc_id"], []).append(row["text"] or "")
-    return {pmc_id: abbreviation_map(t) for pmc_id, t in texts.items()}
+    return {pmc_id: abbreviation_map(t) for pmc_id, t in caption_texts_by_article(captions).items()}
 
 
 def name_test(reference: Reference, linker: Any = None) -> Callable[[str], bool]:
