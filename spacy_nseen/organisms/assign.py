@@ -187,7 +187,7 @@ class OrganismAssigner:
         evidence = self.scan(text, skip=offsets)
         if evidence.names_fission_yeast() or (
                 YEAST not in evidence.named_taxa()
-                and _fission_context(article_counts) or _fission_context(figure_counts)):
+                and (_fission_context(article_counts) or _fission_context(figure_counts))):
             evidence = evidence.in_fission_yeast()  # `red1Δ` in an S. pombe article is no budding yeast evidence
         caption = evidence.counts()
         base = self._base_scores(dict(article_counts), user, dict(figure_counts))

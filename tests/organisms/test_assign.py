@@ -113,3 +113,12 @@ def test_a_yeast_deletion_counts_for_fission_yeast_where_the_text_or_its_article
     assert taxon(text, ["Fission yeast strains and plasmids."]) == 284812  # its article does
     assert taxon(text, ["S. cerevisiae strains.", "S. pombe strains."]) == 559292  # both named: no more than budding
     assert taxon("S. cerevisiae and S. pombe: " + text) == 559292  # the text names both: the deletion stays budding
+
+    def with_figure(sentence: str, figure) -> int:
+        start = sentence.index("red1")
+        return assigner.assign_text(sentence, [(start, start + 4)], figure_texts=figure).spans[0].taxon
+
+    assert with_figure(text, ["Fission yeast strains."]) == 284812  # the figure's other panels name it
+    # the text itself names budding yeast: no context makes its deletion fission yeast's
+    assert with_figure("S. cerevisiae " + text, ["Fission yeast strains."]) == 559292
+    assert taxon("S. cerevisiae " + text, ["Fission yeast strains."]) == 559292
