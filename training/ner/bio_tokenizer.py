@@ -9,7 +9,11 @@ point mutants (`Drp1K38A`), glued words (`npc1mice`, `293Tcells`), attached brac
 knock-down prefixes (`siULK1`, `shATG7`) and a period after a capital (`LAMP‐2A.`). Text whose spaces were lost, as
 Bio-ID's often is, is split where a symbol meets a word (`LC3immunoblot`, `nuclearLC3`, `antiLC3`, `Id1KO`,
 `CXCR5hi`), at phospho and species prefixes (`pAKT`, `hLC3`, `mouseTrp53`) and at histone marks (`H3K9me3`: Bio-ID
-tags `H3`). Every rule only adds token
+tags `H3`). spaCy applies prefix and suffix rules only at the two ends of a space-separated chunk, so `GLUE_INFIXES`
+repeats the glue rules as zero-width infixes, which split anywhere in it (`RFP‐mAtg9`, `Atg7fl/fl`,
+`SOD1G85R‐induced`, `HCT116XIAP`), with a few more: reporters and cell types glued to a gene (`Cx3cr1GFP`,
+`Atg5MEFs`), `LC3II`, species codes (`HsAtg4B`, `ScAtg8`), `prApe1`. A plural's `s` is not split: Bio-ID keeps it
+in the mention (`MEFs`: 556 of 559). Every rule only adds token
 boundaries, so a span aligned with the old rules stays aligned. It is used by `training.ner.ner_corpus` and,
 through the `nseen_bio.bio_tokenizer.v1` callback in `configs/ner.cfg` (`[initialize.before_init]`, with
 `--code training/ner/bio_tokenizer.py`), by `spacy train`. The rules are saved with the tokenizer, so the trained
@@ -57,6 +61,31 @@ EXTRA_PREFIXES: List[str] = [
     r"(?:[Mm]ouse|[Hh]uman|[Rr]at|[Zz]ebrafish|[Yy]east)(?=[A-Z0-9])",  # mouseTrp53, humanLC3B
 ]
 
+# Zero-width infixes: a boundary inside a token, without a token of its own. Unlike the prefix and suffix rules,
+# which spaCy applies only at the two ends of a space-separated chunk, an infix applies anywhere, so these also
+# split the pieces of `RFP‐mAtg9`, `Atg7fl/fl`, `SOD1G85R‐induced` or `HCT116XIAP‐KO`. `_END` is the end of a word.
+_END = r"(?=[^A-Za-z0-9]|$)"
+_CELLS = r"(?:MEF|ESC|EC|CM|GIC|AON|HSC|NPC|NSC|iPSC|BMDM|BMDC|DC|MSC|HUVEC)s?"
+_REPORTERS = r"(?:E?GFP|eGFP|[YRC]FP|mCherry|Cre(?:ER(?:T2?)?)?|FLAG|Flag|HA|Myc|IRES)"
+_GLUED_WORDS = (r"(?:mice|mouse|fibroblasts?|brains?|livers?|hearts?|kidneys?|lungs?|tissues?|tumou?rs?|macrophages?"
+                r"|neurons?|lysates?|lysosomes|food|glucose|staining|expression|levels?|cells?|proteins?|mRNA|shRNA|siRNA"
+                r"|positive|negative|deficient|knockout|transgenic|hyper|mutants?)")
+_SPECIES_CODES = r"(?:Hs|Mm|Rn|Sc|Sp|Dm|Dr|Ce|At|Tg|Pf|Xl|Gg|Kl|Ap|Mj|Tb|Ec)"
+_WORD_START = r"(?<![A-Za-z0-9])"
+GLUE_INFIXES: List[str] = [
+    rf"(?<=[A-Za-z0-9][A-Z0-9])(?=(?:WT|KO|cKO|KI|wt|ko|pko|ki|fl|flox|lox|Tg|mut|hi|lo|null|Fl){_END})",  # Atg7fl/fl, Id1KO‐
+    rf"(?<=[A-Za-z0-9]{{2}}[a-z0-9])(?=(?:WT|KO|{_REPORTERS}|{_CELLS}){_END})",  # Cx3cr1GFP, Atg5MEFs (not eGFP, cKO)
+    rf"(?<=[A-Z0-9])(?={_GLUED_WORDS}{_END})",  # LC3mice‐, Sirt1protein, GFPliver
+    rf"(?:(?<=mouse)|(?<=human)|(?<=patient)|(?<=zebrafish))(?={_GLUED_WORDS}{_END})",  # mouseskinfibroblasts→mouse|…, humanliver
+    rf"(?<=[0-9a-z])(?=[ACDEFGHIKLMNPQRSTVWY][0-9]{{1,4}}[ACDEFGHIKLMNPQRSTVWY*]{_END})",  # SOD1G85R‐induced, dRagAQ61L
+    rf"(?<=[A-Za-z][0-9])(?=I{{1,2}}{_END})",  # LC3II, LC3I (not 125I)
+    rf"(?:(?<=[A-Za-z][0-9]{{3}})|(?<=[A-Za-z][0-9]{{4}}))(?=[A-Z]{{2,}})",  # HCT116XIAP, H1299HA (not C57BL, 53BP1)
+    rf"(?<={_WORD_START}p)(?!H(?:[4-9]|[0-9]\.))(?=[A-Z][A-Z0-9])",  # pS6RP, ‐pAKT, pH3 (not pH7, pH5.5)
+    rf"(?<={_WORD_START}pr)(?=[A-Z][a-z]{{0,3}}[0-9])",  # prApe1 (precursor)
+    rf"(?<={_WORD_START}[hm])(?!RNA|iR)(?=[A-Z][A-Za-z0-9]*[A-Z0-9]{_END})",  # RFP‐mAtg9, GFP‐hLC3
+    rf"(?<={_WORD_START}{_SPECIES_CODES})(?=[A-Z][A-Za-z0-9]*[0-9A-Z]{_END})",  # HsAtg4B, ScAtg8, TgATG8
+]
+
 
 def customize_tokenizer(nlp: Language) -> Language:
     """Add the caption infix, suffix and prefix rules to `nlp.tokenizer` (idempotent).
@@ -67,7 +96,7 @@ def customize_tokenizer(nlp: Language) -> Language:
     infixes = list(nlp.Defaults.infixes or [])
     suffixes = list(nlp.Defaults.suffixes or [])
     prefixes = list(nlp.Defaults.prefixes or [])
-    nlp.tokenizer.infix_finditer = compile_infix_regex(EXTRA_INFIXES + infixes).finditer
+    nlp.tokenizer.infix_finditer = compile_infix_regex(EXTRA_INFIXES + GLUE_INFIXES + infixes).finditer
     nlp.tokenizer.suffix_search = compile_suffix_regex(EXTRA_SUFFIXES + suffixes).search
     nlp.tokenizer.prefix_search = compile_prefix_regex(EXTRA_PREFIXES + prefixes).search
     return nlp
