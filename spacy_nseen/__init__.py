@@ -5,6 +5,8 @@ from .encoder.weights_io import encoder_block
 from .encoder.layer import build_char_bilstm_encoder
 from .errors import ArtifactError, NotInitializedError, NseenError
 from .ner.gazetteer import Gazetteer, make_gazetteer
+from .ner.name_feature_embed import name_feature_hash_embed
+from .ner.name_features import NameFeatures, make_name_features
 from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
 from .pipe.article import article_docs
 from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
@@ -19,6 +21,7 @@ __all__ = [
     "Gazetteer",
     "KnowledgeBaseLinker",
     "LinkerSettings",
+    "NameFeatures",
     "NotInitializedError",
     "NseenError",
     "NseenLinker",
@@ -27,7 +30,9 @@ __all__ = [
     "article_docs",
     "build_char_bilstm_encoder",
     "encoder_block",
+    "name_feature_hash_embed",
     "make_gazetteer",
+    "make_name_features",
     "make_nseen_linker",
     "make_repeated_mentions",
 ]

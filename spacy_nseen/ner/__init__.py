@@ -1,5 +1,6 @@
 """Helpers of the NER in the packaged pipeline (the statistical NER itself is spaCy's `ner`)."""
 from .gazetteer import Gazetteer
+from .name_features import NameFeatures
 from .repeated_mentions import RepeatedMentions
 
-__all__ = ["Gazetteer", "RepeatedMentions"]
+__all__ = ["Gazetteer", "NameFeatures", "RepeatedMentions"]

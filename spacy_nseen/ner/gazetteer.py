@@ -17,6 +17,7 @@ that names it.
 """
 import gzip
 import json
+import zlib
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
@@ -71,9 +72,11 @@ class Gazetteer(Pipe):
 
     label (str): the label of the added entities (e.g. "CHEMICAL").
     max_tokens (int): the longest name, in tokens, that is listed and looked for.
+    lowercase (bool): match the tokens' lower-case forms (`Token.lower`; `vps30` finds `VPS30`), not as written.
     """
 
-    def __init__(self, nlp: Language, name: str = "nseen_gazetteer", *, label: str, max_tokens: int) -> None:
+    def __init__(self, nlp: Language, name: str = "nseen_gazetteer", *, label: str, max_tokens: int,
+                 lowercase: bool = False) -> None:
         if not label:
             raise ValueError("nseen_gazetteer needs a label")
         if max_tokens < 1:
@@ -82,12 +85,19 @@ class Gazetteer(Pipe):
         self.name = name
         self.label = label
         self.max_tokens = max_tokens
-        self._text = ""  # the keys, one per line (kept as one string: a list of 240,000 strings takes 15 MB)
+        self.lowercase = lowercase
+        # the keys, one per line, zlib-compressed: only keys() and saving read them (240,000 names: 5 MB as one
+        # string, 1.5 MB compressed; as a list of strings they took 15 MB)
+        self._packed_text = zlib.compress(b"", 1)
         self._hashes = numpy.zeros(0, dtype=numpy.uint64)
         self._lengths: List[int] = []
 
     def __len__(self) -> int:
         return len(self._hashes)
+
+    @property
+    def _text(self) -> str:
+        return zlib.decompress(self._packed_text).decode("utf8")
 
     def keys(self) -> List[str]:
         """RETURNS (List[str]): the listed names' keys (their tokens joined by a space), sorted."""
@@ -110,7 +120,12 @@ class Gazetteer(Pipe):
         tokens = [t.text for t in (tokenize or self.name_tokenizer())(text.strip())]
         if not tokens or len(tokens) > self.max_tokens or any(not t.strip() for t in tokens):
             return None
-        return join_tokens(tokens)
+        return self.key_of_tokens(tokens)
+
+    def key_of_tokens(self, tokens: Iterable[str]) -> str:
+        """RETURNS (str): the key of tokenized text (lower-cased for a `lowercase` gazetteer)."""
+        key = join_tokens(tokens)
+        return key.lower() if self.lowercase else key
 
     def add_names(self, names: Iterable[str]) -> int:
         """Tokenize and add names. RETURNS (int): how many new keys were added."""
@@ -126,8 +141,12 @@ class Gazetteer(Pipe):
         self._set_state("".join(f"{key}\n" for key in ordered), hashes, lengths)
         return len(self) - before
 
+    def clear(self) -> None:
+        """Forget every name (the gazetteer then matches nothing)."""
+        self._set_state("", numpy.zeros(0, dtype=numpy.uint64), ())
+
     def _set_state(self, text: str, hashes: numpy.ndarray, lengths: Iterable[int]) -> None:
-        self._text = text
+        self._packed_text = zlib.compress(text.encode("utf8"), 1)
         self._hashes = hashes
         self._lengths = sorted(set(lengths), reverse=True)  # the names' numbers of tokens, longest first
 
@@ -137,7 +156,7 @@ class Gazetteer(Pipe):
         if not len(self) or not len(doc):
             return
         taken = set(taken or ())
-        orths = doc.to_array("ORTH").astype(numpy.uint64)
+        orths = doc.to_array("LOWER" if self.lowercase else "ORTH").astype(numpy.uint64)
         found: Dict[int, List[int]] = {}  # start → lengths that match there, longest first
         for n_tokens in self._lengths:
             hashes = roll_hashes(orths, n_tokens)
@@ -168,7 +187,7 @@ class Gazetteer(Pipe):
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
                    names_path: Optional[str] = None) -> None:
         """Read the names (one per line; `.gz` allowed). Without a file the gazetteer stays empty (a no-op)."""
-        self._set_state("", numpy.zeros(0, dtype=numpy.uint64), ())
+        self.clear()
         if names_path is None:
             msg.warn(f"{self.name}: no names file given (initialize.components.{self.name}.names_path): it adds nothing")
             return
@@ -181,9 +200,9 @@ class Gazetteer(Pipe):
             self.add_names(line.rstrip("\n") for line in file_ if line.strip())
 
     # serialization: text, JSON and a pickle-free npz, checked on load
-    def _settings(self) -> Dict[str, Union[int, str]]:
+    def _settings(self) -> Dict[str, Union[int, str, bool, List[int]]]:
         return {"format_version": FORMAT_VERSION, "label": self.label, "max_tokens": self.max_tokens,
-                "n_names": len(self), "lengths": self._lengths}
+                "n_names": len(self), "lengths": self._lengths, "lowercase": self.lowercase}
 
     def _restore(self, settings: Dict, text: str, hashes: numpy.ndarray, where: Union[str, Path]) -> None:
         fix = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
@@ -196,6 +215,7 @@ class Gazetteer(Pipe):
         if hashes.dtype != numpy.uint64 or (len(hashes) > 1 and not bool(numpy.all(hashes[1:] > hashes[:-1]))):
             raise ArtifactError(where, "the hashes are not sorted distinct uint64 values", fix)
         self.label, self.max_tokens = str(settings["label"]), int(settings["max_tokens"])
+        self.lowercase = bool(settings.get("lowercase", False))  # saved before the option existed: as written
         if not isinstance(settings.get("lengths"), list) or (n_names and not settings["lengths"]):
             raise ArtifactError(where, f"{SETTINGS_FILE} lacks the names' lengths", fix)
         self._set_state(text, hashes, [int(n) for n in settings["lengths"]])
@@ -240,10 +260,10 @@ class Gazetteer(Pipe):
 
 @Language.factory(
     "nseen_gazetteer",
-    default_config={"label": "CHEMICAL", "max_tokens": 8},
+    default_config={"label": "CHEMICAL", "max_tokens": 8, "lowercase": False},
     assigns=["doc.ents"],
     requires=["doc.ents"],
 )
-def make_gazetteer(nlp: Language, name: str, label: str, max_tokens: int) -> Gazetteer:
+def make_gazetteer(nlp: Language, name: str, label: str, max_tokens: int, lowercase: bool) -> Gazetteer:
     """A gazetteer after the NER (see `Gazetteer`); its names come from `initialize` or a saved pipeline."""
-    return Gazetteer(nlp, name, label=label, max_tokens=max_tokens)
+    return Gazetteer(nlp, name, label=label, max_tokens=max_tokens, lowercase=lowercase)

@@ -140,3 +140,32 @@ def test_a_save_without_the_names_lengths_is_refused(nlp: Language, tmp_path: Pa
     (directory / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf8")
     with pytest.raises(ArtifactError, match="lengths"):
         Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8).from_disk(directory)
+
+
+def test_a_lowercase_gazetteer_matches_any_case_and_saves_the_setting(tmp_path: Path) -> None:
+    nlp = spacy.blank("en")
+    gazetteer = nlp.add_pipe("nseen_gazetteer", config={"label": "PROTEIN", "lowercase": True})
+    gazetteer.add_names(["VPS30", "Beclin 1"])
+    assert gazetteer.keys() == ["beclin 1", "vps30"]
+    assert ents(nlp("Vps30 and BECLIN 1 and vps30")) == [("Vps30", "PROTEIN"), ("BECLIN 1", "PROTEIN"),
+                                                         ("vps30", "PROTEIN")]
+    nlp.to_disk(tmp_path / "nlp")
+    loaded = spacy.load(tmp_path / "nlp")
+    assert loaded.get_pipe("nseen_gazetteer").lowercase is True
+    assert ents(loaded("vPS30")) == [("vPS30", "PROTEIN")]
+
+
+def test_a_gazetteer_saved_before_the_lowercase_option_matches_as_written(nlp: Language, tmp_path: Path) -> None:
+    gazetteer = nlp.get_pipe("chemical_gazetteer")
+    gazetteer.to_disk(tmp_path / "g")
+    settings = json.loads((tmp_path / "g" / SETTINGS_FILE).read_text())
+    del settings["lowercase"]
+    (tmp_path / "g" / SETTINGS_FILE).write_text(json.dumps(settings))
+    restored = Gazetteer(nlp, label="CHEMICAL", max_tokens=8, lowercase=True).from_disk(tmp_path / "g")
+    assert restored.lowercase is False and len(restored) == len(gazetteer)
+
+
+def test_clear_forgets_every_name(nlp: Language) -> None:
+    gazetteer = nlp.get_pipe("chemical_gazetteer")
+    gazetteer.clear()
+    assert len(gazetteer) == 0 and ents(nlp("folate")) == []

@@ -79,7 +79,7 @@ GLUE_INFIXES: List[str] = [
     rf"(?:(?<=mouse)|(?<=human)|(?<=patient)|(?<=zebrafish))(?={_GLUED_WORDS}{_END})",  # mouseskinfibroblasts→mouse|…, humanliver
     rf"(?<=[0-9a-z])(?=[ACDEFGHIKLMNPQRSTVWY][0-9]{{1,4}}[ACDEFGHIKLMNPQRSTVWY*]{_END})",  # SOD1G85R‐induced, dRagAQ61L
     rf"(?<=[A-Za-z][0-9])(?=I{{1,2}}{_END})",  # LC3II, LC3I (not 125I)
-    rf"(?:(?<=[A-Za-z][0-9]{{3}})|(?<=[A-Za-z][0-9]{{4}}))(?=[A-Z]{{2,}})",  # HCT116XIAP, H1299HA (not C57BL, 53BP1)
+    r"(?:(?<=[A-Za-z][0-9]{3})|(?<=[A-Za-z][0-9]{4}))(?=[A-Z]{2,})",  # HCT116XIAP, H1299HA (not C57BL, 53BP1)
     rf"(?<={_WORD_START}p)(?!H(?:[4-9]|[0-9]\.))(?=[A-Z][A-Z0-9])",  # pS6RP, ‐pAKT, pH3 (not pH7, pH5.5)
     rf"(?<={_WORD_START}pr)(?=[A-Z][a-z]{{0,3}}[0-9])",  # prApe1 (precursor)
     rf"(?<={_WORD_START}[hm])(?!RNA|iR)(?=[A-Z][A-Za-z0-9]*[A-Z0-9]{_END})",  # RFP‐mAtg9, GFP‐hLC3

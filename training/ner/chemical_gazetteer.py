@@ -20,14 +20,14 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Collection, Dict, Iterable, List, Optional, Tuple
 
 import spacy
 import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
-from spacy_nseen.ner.gazetteer import Gazetteer, join_tokens
+from spacy_nseen.ner.gazetteer import Gazetteer
 from training.common.tsv_io import iter_tsv
 from training.ner.bio_tokenizer import customize_tokenizer
 
@@ -47,28 +47,32 @@ def name_shape_ok(name: str) -> bool:
     return not ROLE_WORDS.search(name)
 
 
-def training_counts(gazetteer: Gazetteer, docs: Iterable[spacy.tokens.Doc], label: str) -> Tuple[Counter, Counter]:
-    """RETURNS: per gazetteer key, its occurrences in the docs and how many of them are gold `label` spans."""
+def training_counts(gazetteer: Gazetteer, docs: Iterable[spacy.tokens.Doc], labels: Collection[str]
+                    ) -> Tuple[Counter, Counter]:
+    """RETURNS: per gazetteer key, its occurrences in the docs and how many of them are gold spans of `labels`."""
     seen: Counter = Counter()
     labelled: Counter = Counter()
     for doc in docs:
-        gold = {(ent.start, ent.end) for ent in doc.ents if ent.label_ == label}
+        gold = {(ent.start, ent.end) for ent in doc.ents if ent.label_ in labels}
         for start, end in gazetteer.matches(doc):
-            key = join_tokens(t.text for t in doc[start:end])
+            key = gazetteer.key_of_tokens(t.text for t in doc[start:end])
             seen[key] += 1
             labelled[key] += (start, end) in gold
     return seen, labelled
 
 
-def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.Language,
-                 min_labelled: float) -> Tuple[List[str], Dict[str, int]]:
-    """RETURNS: the kept names (sorted, distinct) and counts of what was dropped and why."""
-    shaped = sorted({n.strip() for n in names if name_shape_ok(n.strip())})
-    probe = Gazetteer(nlp, label=LABEL, max_tokens=8)
+def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.Language, min_labelled: float, *,
+                 labels: Collection[str] = (LABEL,), shape_ok: Callable[[str], bool] = name_shape_ok,
+                 lowercase: bool = False) -> Tuple[List[str], Dict[str, int]]:
+    """RETURNS: the names of the right shape (`shape_ok`) that the training docs do not mostly leave without one
+    of `labels` (sorted, distinct), and counts of what was dropped and why. `lowercase`: names are matched as
+    the lower-case gazetteer the list is for matches them."""
+    shaped = sorted({n.strip() for n in names if shape_ok(n.strip())})
+    probe = Gazetteer(nlp, label=LABEL, max_tokens=8, lowercase=lowercase)
     tokenize = probe.name_tokenizer()
     keys = {name: probe.key_of(name, tokenize) for name in shaped}  # each name tokenized once
     probe.add_keys(key for key in keys.values() if key is not None)
-    seen, labelled = training_counts(probe, docs, LABEL)
+    seen, labelled = training_counts(probe, docs, labels)
     kept, unlabelled = [], 0
     for name in shaped:
         key = keys[name]
@@ -84,6 +88,28 @@ def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.
     return kept, stats
 
 
+def write_selected_names(names: Iterable[str], source: Path, train: Path, output: Path, *, min_labelled: float,
+                         stats: Optional[Path], stats_head: Dict[str, object], labels: Collection[str] = (LABEL,),
+                         shape_ok: Callable[[str], bool] = name_shape_ok, lowercase: bool = False) -> None:
+    """Check the inputs, keep the names (`select_names`) and write them, one per line (`.gz` allowed), and their
+    stats (`stats_head` first) as JSON; a bad option or a missing file ends the command with a message."""
+    if not 0.0 <= min_labelled <= 1.0:
+        msg.fail(f"--min-labelled must be in [0, 1], got {min_labelled}", exits=1)
+    for path in (source, train):
+        if not path.is_file():
+            msg.fail(f"{path}: not found (run the fetch, reference-sets and ner-corpus steps first)", exits=1)
+    nlp = customize_tokenizer(spacy.blank("en"))
+    docs = list(DocBin().from_disk(train).get_docs(nlp.vocab))
+    kept, counts = select_names(names, docs, nlp, min_labelled, labels=labels, shape_ok=shape_ok, lowercase=lowercase)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    opener = gzip.open if output.suffix == ".gz" else open
+    with opener(output, "wt", encoding="utf8") as file_:  # type: ignore[operator]
+        file_.write("".join(f"{name}\n" for name in kept))
+    if stats is not None:
+        stats.write_text(json.dumps({**stats_head, **counts}, indent=2) + "\n")
+    msg.good(f"{counts['kept']:,} names → {output} ({counts['dropped_mostly_unlabelled']:,} dropped as mostly unlabelled)")
+
+
 @app.command()
 def main(
     reference: Path = typer.Argument(..., help="The ChEBI reference set TSV (kb_id, name, kind, ...; gzip allowed)"),
@@ -93,22 +119,9 @@ def main(
     stats: Optional[Path] = typer.Option(None, help="Write what was kept and dropped (JSON)"),
 ) -> None:
     """Write the CHEMICAL gazetteer's names."""
-    if not 0.0 <= min_labelled <= 1.0:
-        msg.fail(f"--min-labelled must be in [0, 1], got {min_labelled}", exits=1)
-    for path in (reference, train):
-        if not path.is_file():
-            msg.fail(f"{path}: not found (run the reference-sets and ner-corpus steps first)", exits=1)
-    nlp = customize_tokenizer(spacy.blank("en"))
-    docs = list(DocBin().from_disk(train).get_docs(nlp.vocab))
-    names = (row["name"] for row in iter_tsv(reference, ("name",)))
-    kept, counts = select_names(names, docs, nlp, min_labelled)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    opener = gzip.open if output.suffix == ".gz" else open
-    with opener(output, "wt", encoding="utf8") as file_:  # type: ignore[operator]
-        file_.write("".join(f"{name}\n" for name in kept))
-    if stats is not None:
-        stats.write_text(json.dumps({"reference": str(reference), "train": str(train), **counts}, indent=2) + "\n")
-    msg.good(f"{counts['kept']:,} names → {output} ({counts['dropped_mostly_unlabelled']:,} dropped as mostly unlabelled)")
+    names = (row["name"] for row in iter_tsv(reference, ("name",))) if reference.is_file() else iter(())
+    write_selected_names(names, reference, train, output, min_labelled=min_labelled, stats=stats,
+                         stats_head={"reference": str(reference), "train": str(train)})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,72 @@
+"""`spacy_nseen.NameFeatureHashEmbed.v1`: spaCy's `MultiHashEmbed` with more columns, the name features.
+
+The same layers as `spacy.MultiHashEmbed.v2` without static vectors (one `HashEmbed` of `width` per token
+attribute, concatenated, a Maxout to `width`), plus one small `HashEmbed` (`feature_width`) per column of
+`doc._.nseen_name_features`, the place of each token in a name of each label's list that the `nseen_name_features`
+component writes before the tok2vec runs. A doc that component has not seen (the few docs spaCy passes to
+`initialize` to infer shapes) gets code 0 (O) in every column; a doc with another number of columns than
+`name_labels` is an error that says so.
+"""
+from typing import Callable, List, Tuple, Union
+
+import numpy
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import HashEmbed, Maxout, Model, chain, concatenate, list2ragged, ragged2list, with_array
+from thinc.types import Floats2d, Ints2d
+
+from .name_features import EXTENSION
+
+
+def name_feature_extractor(columns: List[Union[str, int]], name_labels: int) -> Model[List[Doc], List[Ints2d]]:
+    """RETURNS: a layer giving, per doc, its tokens' `columns` attributes and then their `name_labels` codes."""
+    return Model("extract_name_features", _extract_forward, attrs={"columns": columns, "name_labels": name_labels})
+
+
+def _extract_forward(model: Model[List[Doc], List[Ints2d]], docs: List[Doc], is_train: bool
+                     ) -> Tuple[List[Ints2d], Callable]:
+    columns, name_labels = model.attrs["columns"], model.attrs["name_labels"]
+    features: List[Ints2d] = []
+    for doc in docs:
+        attrs = doc.to_array(columns).reshape((len(doc), len(columns))).astype(numpy.uint64)
+        codes = doc._.get(EXTENSION)
+        if codes is None:
+            codes = numpy.zeros((len(doc), name_labels), dtype=numpy.uint64)
+        codes = numpy.asarray(codes, dtype=numpy.uint64)
+        if codes.shape != (len(doc), name_labels):
+            raise ValueError(f"doc._.{EXTENSION} has shape {codes.shape}, but the tok2vec embeds {name_labels} name "
+                             f"labels for {len(doc)} tokens: the nseen_name_features component's labels and the "
+                             "embedding's name_labels must agree")
+        features.append(model.ops.asarray2i(numpy.hstack([attrs, codes]), dtype="uint64"))
+    return features, lambda d_features: []
+
+
+@registry.architectures("spacy_nseen.NameFeatureHashEmbed.v1")
+def name_feature_hash_embed(width: int, attrs: List[Union[str, int]], rows: List[int], name_labels: int,
+                            feature_rows: int, feature_width: int) -> Model[List[Doc], List[Floats2d]]:
+    """Hash embeddings of `attrs` (`rows` each, `width` wide) and of each name-feature column (`feature_rows`,
+    `feature_width` wide), mixed to `width`.
+
+    width (int): the output width and the width of every attribute's table.
+    attrs (List[str]): the token attributes to embed (e.g. NORM, PREFIX, SUFFIX, SHAPE).
+    rows (List[int]): the rows of each attribute's table, as many as `attrs`.
+    name_labels (int): the columns of `doc._.nseen_name_features` (the component's number of labels).
+    feature_rows (int): the rows of each name-feature table (a column has 5 codes).
+    feature_width (int): the width of each name-feature table.
+    """
+    if len(rows) != len(attrs):
+        raise ValueError(f"Mismatched lengths: {len(rows)} rows for {len(attrs)} attrs")
+    if min(name_labels, feature_rows, feature_width) < 1:
+        raise ValueError(f"name_labels, feature_rows and feature_width must be at least 1, got "
+                         f"{name_labels}, {feature_rows}, {feature_width}")
+    embeddings = [HashEmbed(width, n_rows, column=i, seed=8 + i, dropout=0.0) for i, n_rows in enumerate(rows)]
+    embeddings += [HashEmbed(feature_width, feature_rows, column=len(rows) + i, seed=8 + len(rows) + i, dropout=0.0)
+                   for i in range(name_labels)]
+    concat_width = width * len(rows) + feature_width * name_labels
+    return chain(
+        name_feature_extractor(list(attrs), name_labels),
+        list2ragged(),
+        with_array(concatenate(*embeddings)),
+        with_array(Maxout(width, concat_width, nP=3, dropout=0.0, normalize=True)),
+        ragged2list(),
+    )
