@@ -62,6 +62,19 @@ def roll_hashes(orths: numpy.ndarray, n_tokens: int) -> numpy.ndarray:
     return hashes
 
 
+RolledHashes = Dict[Tuple[str, int], numpy.ndarray]  # (token attribute, n_tokens) → roll_hashes of a doc's ids
+
+
+def doc_hashes(doc: Doc, attr: str, n_tokens: int, rolled: RolledHashes) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): `roll_hashes` of the doc's `attr` ids (ORTH or LOWER) over `n_tokens`, computed
+    once per doc: kept in `rolled` for the next gazetteer that looks for names of that length in the same doc."""
+    if (attr, 1) not in rolled:
+        rolled[(attr, 1)] = doc.to_array(attr).astype(numpy.uint64)
+    if (attr, n_tokens) not in rolled:
+        rolled[(attr, n_tokens)] = roll_hashes(rolled[(attr, 1)], n_tokens)
+    return rolled[(attr, n_tokens)]
+
+
 def key_hash(tokens: Sequence[str]) -> int:
     """RETURNS (int): the rolled hash of a name's tokens (what `roll_hashes` gives for the same tokens in a doc)."""
     return int(roll_hashes(numpy.asarray([get_string_id(t) for t in tokens], dtype=numpy.uint64), len(tokens))[0])
@@ -150,16 +163,19 @@ class Gazetteer(Pipe):
         self._hashes = hashes
         self._lengths = sorted(set(lengths), reverse=True)  # the names' numbers of tokens, longest first
 
-    def matches(self, doc: Doc, taken: Optional[Set[int]] = None) -> Iterator[Tuple[int, int]]:
+    def matches(self, doc: Doc, taken: Optional[Set[int]] = None, *,
+                rolled: Optional[RolledHashes] = None) -> Iterator[Tuple[int, int]]:
         """The (start, end) token spans of listed names, left to right, the longest at each start, none
-        overlapping each other or a token in `taken`."""
+        overlapping each other or a token in `taken`. `rolled`: the doc's rolled hashes, shared by gazetteers
+        that match the same doc (filled as needed; see `doc_hashes`)."""
         if not len(self) or not len(doc):
             return
         taken = set(taken or ())
-        orths = doc.to_array("LOWER" if self.lowercase else "ORTH").astype(numpy.uint64)
+        rolled = {} if rolled is None else rolled
+        attr = "LOWER" if self.lowercase else "ORTH"
         found: Dict[int, List[int]] = {}  # start → lengths that match there, longest first
         for n_tokens in self._lengths:
-            hashes = roll_hashes(orths, n_tokens)
+            hashes = doc_hashes(doc, attr, n_tokens, rolled)
             if not len(hashes):
                 continue
             at = numpy.minimum(self._hashes.searchsorted(hashes), len(self._hashes) - 1)

@@ -25,7 +25,7 @@ from spacy.util import ensure_path
 from wasabi import msg
 
 from ..errors import ArtifactError
-from .gazetteer import Gazetteer
+from .gazetteer import Gazetteer, RolledHashes
 
 FORMAT_VERSION = 1
 SETTINGS_FILE = "name_features.json"
@@ -77,7 +77,8 @@ class NameFeatures(Pipe):
 
     def features(self, doc: Doc) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): uint64 (tokens × labels), each token's place in a name of each label's list."""
-        columns = [position_codes(len(doc), self.gazetteers[label].matches(doc)) for label in self.labels]
+        rolled: RolledHashes = {}  # the doc's rolled hashes, computed once for all the labels' gazetteers
+        columns = [position_codes(len(doc), self.gazetteers[label].matches(doc, rolled=rolled)) for label in self.labels]
         return numpy.stack(columns, axis=1) if len(doc) else numpy.zeros((0, len(self.labels)), dtype=numpy.uint64)
 
     def __call__(self, doc: Doc) -> Doc:

@@ -20,7 +20,7 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Collection, Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Collection, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import spacy
 import typer
@@ -88,11 +88,19 @@ def select_names(names: Iterable[str], docs: List[spacy.tokens.Doc], nlp: spacy.
     return kept, stats
 
 
-def write_selected_names(names: Iterable[str], source: Path, train: Path, output: Path, *, min_labelled: float,
-                         stats: Optional[Path], stats_head: Dict[str, object], labels: Collection[str] = (LABEL,),
-                         shape_ok: Callable[[str], bool] = name_shape_ok, lowercase: bool = False) -> None:
-    """Check the inputs, keep the names (`select_names`) and write them, one per line (`.gz` allowed), and their
-    stats (`stats_head` first) as JSON; a bad option or a missing file ends the command with a message."""
+def name_column(path: Path) -> Iterator[str]:
+    """YIELDS (str): the `name` column of a reference TSV (gzip allowed), read as it is consumed."""
+    for row in iter_tsv(path, ("name",)):
+        yield row["name"]
+
+
+def write_selected_names(read_names: Callable[[], Iterable[str]], source: Path, train: Path, output: Path, *,
+                         min_labelled: float, stats: Optional[Path], stats_head: Dict[str, object],
+                         labels: Collection[str] = (LABEL,), shape_ok: Callable[[str], bool] = name_shape_ok,
+                         lowercase: bool = False) -> None:
+    """Check the inputs, then read the names from `source` (`read_names`), keep them (`select_names`) and write
+    them, one per line (`.gz` allowed), and their stats (`stats_head` first) as JSON; a bad option or a missing
+    file ends the command with a message before anything is read."""
     if not 0.0 <= min_labelled <= 1.0:
         msg.fail(f"--min-labelled must be in [0, 1], got {min_labelled}", exits=1)
     for path in (source, train):
@@ -100,7 +108,8 @@ def write_selected_names(names: Iterable[str], source: Path, train: Path, output
             msg.fail(f"{path}: not found (run the fetch, reference-sets and ner-corpus steps first)", exits=1)
     nlp = customize_tokenizer(spacy.blank("en"))
     docs = list(DocBin().from_disk(train).get_docs(nlp.vocab))
-    kept, counts = select_names(names, docs, nlp, min_labelled, labels=labels, shape_ok=shape_ok, lowercase=lowercase)
+    kept, counts = select_names(read_names(), docs, nlp, min_labelled, labels=labels, shape_ok=shape_ok,
+                                lowercase=lowercase)
     output.parent.mkdir(parents=True, exist_ok=True)
     opener = gzip.open if output.suffix == ".gz" else open
     with opener(output, "wt", encoding="utf8") as file_:  # type: ignore[operator]
@@ -119,8 +128,7 @@ def main(
     stats: Optional[Path] = typer.Option(None, help="Write what was kept and dropped (JSON)"),
 ) -> None:
     """Write the CHEMICAL gazetteer's names."""
-    names = (row["name"] for row in iter_tsv(reference, ("name",))) if reference.is_file() else iter(())
-    write_selected_names(names, reference, train, output, min_labelled=min_labelled, stats=stats,
+    write_selected_names(lambda: name_column(reference), reference, train, output, min_labelled=min_labelled, stats=stats,
                          stats_head={"reference": str(reference), "train": str(train)})
 
 

@@ -24,13 +24,13 @@ captions are read: no Bio-ID normalization.
         corpus/ner/organism_names.txt.gz
 """
 from pathlib import Path
-from typing import Collection, Iterable, Iterator, Optional, Set
+from typing import Callable, Collection, Iterable, Optional, Set
 
 import typer
 
 from spacy_nseen.organisms.lexicon import SPECIES_WORDS
 from training.common.tsv_io import iter_tsv
-from training.ner.chemical_gazetteer import write_selected_names
+from training.ner.chemical_gazetteer import name_column, write_selected_names
 
 MIN_CHARS, MAX_CHARS = 2, 60
 
@@ -57,17 +57,12 @@ def species_names(cellosaurus: Path) -> Set[str]:
     return names
 
 
-def write_list(names: Iterable[str], train: Path, output: Path, labels: Collection[str], min_labelled: float,
-               stats: Optional[Path], source: Path) -> None:
+def write_list(read_names: Callable[[], Iterable[str]], train: Path, output: Path, labels: Collection[str],
+               min_labelled: float, stats: Optional[Path], source: Path) -> None:
     """Keep the names (`select_names`, lower-cased matching) and write them, one per line, and their stats."""
-    write_selected_names(names, source, train, output, min_labelled=min_labelled, stats=stats,
+    write_selected_names(read_names, source, train, output, min_labelled=min_labelled, stats=stats,
                          stats_head={"source": str(source), "train": str(train), "labels": sorted(labels)},
                          labels=labels, shape_ok=name_shape_ok, lowercase=True)
-
-
-def _column(path: Path, column: str) -> Iterator[str]:
-    for row in iter_tsv(path, (column,)):
-        yield row[column]
 
 
 TRAIN = typer.Argument(..., help="The NER's training DocBin (gold entities)")
@@ -81,7 +76,7 @@ def protein(reference: Path = typer.Argument(..., help="The UniProt reference se
             train: Path = TRAIN, output: Path = OUTPUT, min_labelled: float = MIN_LABELLED,
             stats: Optional[Path] = STATS) -> None:
     """The PROTEIN list: UniProt reference names (a PROTEIN or GENE mention counts as labelled)."""
-    write_list(_column(reference, "name"), train, output, ("PROTEIN", "GENE"), min_labelled, stats, reference)
+    write_list(lambda: name_column(reference), train, output, ("PROTEIN", "GENE"), min_labelled, stats, reference)
 
 
 @app.command()
@@ -89,7 +84,7 @@ def cell(cellosaurus: Path = typer.Argument(..., help="The Cellosaurus cell-line
          train: Path = TRAIN, output: Path = OUTPUT, min_labelled: float = MIN_LABELLED,
          stats: Optional[Path] = STATS) -> None:
     """The CELL list: Cellosaurus cell-line names."""
-    write_list(_column(cellosaurus, "name"), train, output, ("CELL",), min_labelled, stats, cellosaurus)
+    write_list(lambda: name_column(cellosaurus), train, output, ("CELL",), min_labelled, stats, cellosaurus)
 
 
 @app.command()
@@ -97,8 +92,7 @@ def organism(cellosaurus: Path = typer.Argument(..., help="The Cellosaurus cell-
              train: Path = TRAIN, output: Path = OUTPUT, min_labelled: float = MIN_LABELLED,
              stats: Optional[Path] = STATS) -> None:
     """The ORGANISM list: the organism lexicon's species words and the Cellosaurus species."""
-    names = sorted(species_names(cellosaurus)) if cellosaurus.is_file() else []  # a missing file: named below
-    write_list(names, train, output, ("ORGANISM",), min_labelled, stats, cellosaurus)
+    write_list(lambda: sorted(species_names(cellosaurus)), train, output, ("ORGANISM",), min_labelled, stats, cellosaurus)
 
 
 if __name__ == "__main__":
