@@ -6,6 +6,7 @@ from pathlib import Path
 import torch
 import typer
 
+from ..encoder.vocab import DEFAULT_NORMALIZATION, NORMALIZATIONS
 from ..encoder.weights_io import save_encoder
 from ..reference.names_tsv import read_names_tsv
 from ..progress import Progress
@@ -25,12 +26,16 @@ def train_encoder(
     output_width: int = typer.Option(128, "--output-width", help="Embedding width"),
     vocab_size: int = typer.Option(512, "--vocab-size", help="Character table size"),
     max_length: int = typer.Option(64, "--max-length", help="Characters kept per name"),
+    char_normalization: str = typer.Option(DEFAULT_NORMALIZATION, "--char-normalization", help="What the encoder reads: fold (case folded, Greek spelled out, dashes unified) or nfc (the name as written)"),
     batch_pairs: int = typer.Option(256, "--batch-pairs", help="Labelled pairs per step"),
     learning_rate: float = typer.Option(2e-3, "--learning-rate", help="AdamW learning rate"),
     threads: int = typer.Option(1, "--threads", help="torch threads"),
     seed: int = typer.Option(0, "--seed", help="Random seed"),
 ) -> None:
     """Train a Siamese character encoder (NSEEN) on the names of your knowledge base."""
+    if char_normalization not in NORMALIZATIONS:
+        raise typer.BadParameter(f"must be one of {', '.join(NORMALIZATIONS)}, got {char_normalization!r}",
+                                 param_hint="--char-normalization")
     torch.set_num_threads(threads)
     start = time.monotonic()
     config = dict(vocab_size=vocab_size, char_width=char_width, hidden_width=hidden_width, depth=depth,
@@ -47,10 +52,10 @@ def train_encoder(
             bar.update(1, loss=f"{stats.loss:.4f}")
 
         result = train_encoder_on_names(reference, config, max_steps=max_steps, rounds=rounds, settings=settings,
-                                        on_step=on_step)
+                                        on_step=on_step, char_normalization=char_normalization)
     save_encoder(result.encoder, output)
     summary = {"names_file": str(names), "names": len(reference), "entities": reference.n_entities,
-               "encoder": config, "max_steps": max_steps, "pairs": result.pair_counts, "rounds": result.rounds,
+               "encoder": config, "char_normalization": char_normalization, "max_steps": max_steps, "pairs": result.pair_counts, "rounds": result.rounds,
                "seed": seed, "seconds": round(time.monotonic() - start, 1)}
     (output / "training_summary.json").write_text(json.dumps(summary, indent=2), encoding="utf8")
     last = result.rounds[-1]

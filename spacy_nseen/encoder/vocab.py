@@ -1,19 +1,24 @@
 """A character vocabulary that accepts any Unicode input.
 
 Id 0 is padding and id 1 stands for every character not in the vocabulary, so encoding never
-fails. Text is NFC-normalised first, so a letter with a combining accent and its precomposed form
-share ids.
+fails. Text is normalised first, by the vocabulary's `normalization`:
+- "nfc": Unicode NFC only, so a letter with a combining accent and its precomposed form share ids (the
+  paper's encoder reads the name as written; vocabularies saved before the setting existed read as "nfc");
+- "fold": case folded, NFKC, dashes unified and Greek letters spelled out (`text.normalization.folded_text`),
+  so `Drp1`, `DRP1` and `drp1`, or `TGFβ` and `TGF-beta`, are the same or nearly the same input
+  (results/encoder_experiments/README.md).
 """
 import json
 import unicodedata
 from collections import Counter
 from pathlib import Path
-from typing import Dict, Iterable, List, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Sequence, Tuple, Union
 
 import numpy
 
 from ..about import ARTIFACT_FORMAT_VERSION
 from ..errors import ArtifactError
+from ..text.normalization import folded_text
 
 PAD_ID = 0
 UNK_ID = 1
@@ -21,6 +26,16 @@ UNK_ID = 1
 BASE_CHARS = "".join(chr(c) for c in range(32, 127)) + "".join(
     chr(c) for c in range(0x391, 0x3CA) if unicodedata.category(chr(c)).startswith("L")
 )
+NORMALIZATIONS = ("nfc", "fold")
+# what a new vocabulary (a new encoder) reads unless told otherwise: the measured winner on protein names
+DEFAULT_NORMALIZATION = "fold"
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+_NORMALIZERS: Dict[str, Callable[[str], str]] = {"nfc": _nfc, "fold": folded_text}
 
 
 class CharVocab:
@@ -28,11 +43,15 @@ class CharVocab:
 
     chars (Sequence[str]): the known characters; they get ids 2, 3, ... in this order.
     capacity (int): the number of ids the embedding table has (padding and unknown included).
+    normalization (str): how a text becomes the characters encoded: "nfc" or "fold" (module docstring).
     """
 
-    def __init__(self, chars: Sequence[str], capacity: int) -> None:
+    def __init__(self, chars: Sequence[str], capacity: int, normalization: str = "nfc") -> None:
         if capacity < 2:
             raise ValueError(f"capacity must be at least 2, got {capacity}")
+        if normalization not in NORMALIZATIONS:
+            raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
+        self.normalization = normalization
         kept: List[str] = []
         seen = set()
         for char in chars:
@@ -46,18 +65,26 @@ class CharVocab:
         self._ids: Dict[str, int] = {char: i + 2 for i, char in enumerate(kept)}
 
     @classmethod
-    def from_texts(cls, texts: Iterable[str], capacity: int) -> "CharVocab":
-        """Build a vocabulary: the base characters, then the most frequent others that fit.
+    def from_texts(cls, texts: Iterable[str], capacity: int, normalization: str = DEFAULT_NORMALIZATION) -> "CharVocab":
+        """Build a vocabulary: the base characters, then the most frequent others (after normalisation) that fit.
 
         texts (Iterable[str]): the strings whose characters to count.
         capacity (int): the size of the embedding table.
+        normalization (str): "nfc" or "fold" (module docstring).
         RETURNS (CharVocab): the vocabulary.
         """
+        if normalization not in NORMALIZATIONS:
+            raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
+        normalize = _NORMALIZERS[normalization]
         counts: Counter = Counter()
         for text in texts:
-            counts.update(unicodedata.normalize("NFC", text))
+            counts.update(normalize(text))
         extra = [c for c, _ in sorted(counts.items(), key=lambda x: (-x[1], x[0])) if c not in BASE_CHARS]
-        return cls(list(BASE_CHARS) + extra, capacity)
+        return cls(list(BASE_CHARS) + extra, capacity, normalization)
+
+    def normalize(self, text: str) -> str:
+        """RETURNS (str): the characters of `text` this vocabulary encodes (before the length cut)."""
+        return _NORMALIZERS[self.normalization](text)
 
     def __len__(self) -> int:
         return self.capacity
@@ -66,11 +93,11 @@ class CharVocab:
         return char in self._ids
 
     def encode(self, text: str, max_length: int) -> List[int]:
-        """Encode one string, NFC-normalised and cut to `max_length` characters.
+        """Encode one string, normalised and cut to `max_length` characters.
 
         An empty string encodes as one unknown id, so every string gets a vector.
         """
-        text = unicodedata.normalize("NFC", text)[:max_length]
+        text = _NORMALIZERS[self.normalization](text)[:max_length]
         if not text:
             return [UNK_ID]
         ids = self._ids
@@ -89,11 +116,13 @@ class CharVocab:
         return ids, lengths
 
     def to_dict(self) -> Dict:
-        return {"format_version": ARTIFACT_FORMAT_VERSION, "capacity": self.capacity, "chars": "".join(self.chars)}
+        return {"format_version": ARTIFACT_FORMAT_VERSION, "capacity": self.capacity, "chars": "".join(self.chars),
+                "normalization": self.normalization}
 
     @classmethod
     def from_dict(cls, data: Dict) -> "CharVocab":
-        return cls(list(data["chars"]), int(data["capacity"]))
+        # written before the setting existed: the encoder was trained on NFC text
+        return cls(list(data["chars"]), int(data["capacity"]), str(data.get("normalization", "nfc")))
 
     def to_disk(self, path: Union[str, Path]) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False), encoding="utf8")

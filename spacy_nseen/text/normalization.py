@@ -1,9 +1,12 @@
-"""Normalisation of names for the exact-match short-cut.
+"""Normalisation of names for the exact-match short-cut and the encoder's input.
 
 Two keys per string, from strict to loose:
 - `strict_key`: Unicode NFKC, every dash and minus sign → "-", whitespace folded, case folded.
 - `loose_key`: the strict key with Greek letters spelled out and everything but letters and digits
   removed, so `PLCγ2`, `PLC-gamma-2` and `plc gamma 2` all give `plcgamma2`.
+
+And one between them, the characters a "fold" encoder reads (`folded_text`): the strict key with Greek
+letters spelled out, punctuation and spaces kept, so `PLCγ2` gives `plc-gamma-2` and `Drp1` gives `drp1`.
 """
 import re
 import unicodedata
@@ -38,3 +41,14 @@ def loose_key(text: str) -> str:
     """
     text = spell_out_greek(unicodedata.normalize("NFKC", text), separator="")
     return _NON_ALNUM_RE.sub("", text).casefold()
+
+
+def folded_text(text: str) -> str:
+    """The encoder's input under the "fold" character normalisation: the strict key with Greek spelled out.
+
+    text (str): any string.
+    RETURNS (str): NFKC, dashes unified, whitespace folded, case folded, each Greek letter spelled out
+        (`TGFβ` → `tgf-beta`, `β‐catenin` → `beta-catenin`, `Drp1` → `drp1`).
+    """
+    key = strict_key(text)
+    return key if key.isascii() else spell_out_greek(key)

@@ -56,12 +56,14 @@ def train_encoder_on_names(
     settings: Optional[TrainingSettings] = None,
     hard_neighbors: int = 5,
     on_step: Optional[Callable[[StepStats], None]] = None,
+    char_normalization: Optional[str] = None,
 ) -> NamesTrainingResult:
     """Train a new encoder on the names of a reference set for exactly `max_steps` steps.
 
     encoder_config (Dict[str, Any]): the architecture's arguments (vocab_size, depth, hidden_width, ...).
     max_steps (int): optimisation steps over all rounds, shared equally (the same encoder on any machine).
     rounds (int): training rounds; hard negatives are mined after each but the last.
+    char_normalization (Optional[str]): what the encoder reads, "nfc" or "fold" (`encoder.vocab`; None: the default).
     RETURNS (NamesTrainingResult): the encoder and per-round statistics.
     """
     if max_steps < 1 or rounds < 1:
@@ -71,7 +73,7 @@ def train_encoder_on_names(
     names = [str(n) for n in reference.names]
     name_entity = numpy.asarray(reference.name_entity, dtype=numpy.int64)
     encoder = registry.architectures.get(ARCHITECTURE)(**encoder_config)
-    trainer, counts = names_trainer(encoder, names, name_entity, variant_pairs(names), settings)
+    trainer, counts = names_trainer(encoder, names, name_entity, variant_pairs(names), settings, char_normalization)
     result = NamesTrainingResult(encoder, pair_counts={
         "semantic_positive": counts["semantic_positive"], "semantic_negative": counts["semantic_negative"],
         "variant": counts["extra"]})

@@ -22,3 +22,17 @@ def test_the_same_seed_gives_the_same_encoder(run_cli, tmp_path):
     for out in ("a", "b"):
         run_cli("train-encoder", str(CELL_LINES), out, "--max-steps", "20", *SMALL)
     assert (tmp_path / "a" / "encoder.safetensors").read_bytes() == (tmp_path / "b" / "encoder.safetensors").read_bytes()
+
+
+def test_char_normalization_is_chosen_saved_and_checked(run_cli, tmp_path):
+    from spacy_nseen.encoder.vocab import CharVocab
+
+    for normalization in ("fold", "nfc"):
+        run_cli("train-encoder", str(CELL_LINES), normalization, "--max-steps", "4", "--char-normalization",
+                normalization, *SMALL)
+        vocab = CharVocab.from_disk(tmp_path / normalization / "char_vocab.json")
+        summary = json.loads((tmp_path / normalization / "training_summary.json").read_text())
+        assert vocab.normalization == summary["char_normalization"] == normalization
+    bad = run_cli("train-encoder", str(CELL_LINES), "bad", "--char-normalization", "lower", check=False)
+    assert bad.returncode != 0 and "--char-normalization" in bad.stderr and "fold" in bad.stderr
+    assert not (tmp_path / "bad").exists()

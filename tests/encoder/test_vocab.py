@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from spacy_nseen.about import ARTIFACT_FORMAT_VERSION
-from spacy_nseen.encoder.vocab import BASE_CHARS, PAD_ID, UNK_ID, CharVocab
+from spacy_nseen.encoder.vocab import BASE_CHARS, DEFAULT_NORMALIZATION, PAD_ID, UNK_ID, CharVocab
 from spacy_nseen.errors import ArtifactError
 
 
@@ -76,7 +76,7 @@ def test_any_text_encodes_within_capacity(text):
     vocab = CharVocab.from_texts(["PLCγ2 FOXP2"], capacity=120)
     ids = vocab.encode(text, max_length=32)
     assert 1 <= len(ids) <= 32
-    assert len(ids) == max(1, min(32, len(unicodedata.normalize("NFC", text))))
+    assert len(ids) == max(1, min(32, len(vocab.normalize(text))))
     assert all(1 <= i < 120 for i in ids)
 
 
@@ -108,3 +108,38 @@ def test_missing_corrupt_and_other_version_files(tmp_path):
     with pytest.raises(ArtifactError, match=f"artifact format {ARTIFACT_FORMAT_VERSION + 1}") as err:
         CharVocab.from_disk(path)
     assert str(path) in str(err.value)
+
+
+def test_fold_normalization_encodes_case_and_greek_variants_alike():
+    vocab = CharVocab.from_texts(["TGFβ", "Drp1"], capacity=200, normalization="fold")
+    assert vocab.normalization == "fold"
+    assert vocab.encode("Drp1", 10) == vocab.encode("DRP1", 10) == vocab.encode("drp1", 10)
+    assert vocab.encode("TGFβ", 20) == vocab.encode("TGF\u2010Beta", 20) == vocab.encode("tgf-beta", 20)
+    assert UNK_ID not in vocab.encode("β-catenin", 20)
+    nfc = CharVocab.from_texts(["TGFβ", "Drp1"], capacity=200, normalization="nfc")
+    assert nfc.normalization == "nfc" and nfc.encode("Drp1", 10) != nfc.encode("DRP1", 10)
+    assert CharVocab.from_texts(["Drp1"], capacity=200).normalization == DEFAULT_NORMALIZATION == "fold"
+
+
+def test_normalization_is_saved_and_older_files_read_as_nfc(tmp_path):
+    path = tmp_path / "char_vocab.json"
+    CharVocab.from_texts(["PLCγ2"], capacity=200, normalization="fold").to_disk(path)
+    assert CharVocab.from_disk(path).normalization == "fold"
+    data = json.loads(path.read_text(encoding="utf8"))
+    del data["normalization"]  # a vocabulary written before the setting existed
+    path.write_text(json.dumps(data), encoding="utf8")
+    assert CharVocab.from_disk(path).normalization == "nfc"
+
+
+def test_unknown_normalization_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="normalization must be one of"):
+        CharVocab(list("ab"), capacity=10, normalization="lower")
+    with pytest.raises(ValueError, match="normalization must be one of"):
+        CharVocab.from_texts(["ab"], capacity=10, normalization="lower")
+    path = tmp_path / "char_vocab.json"
+    data = CharVocab(list("ab"), capacity=10).to_dict()
+    data["normalization"] = "lower"
+    path.write_text(json.dumps(data), encoding="utf8")
+    with pytest.raises(ArtifactError, match="not a valid character vocabulary") as err:
+        CharVocab.from_disk(path)
+    assert err.value.path == path

@@ -2,6 +2,7 @@ import numpy
 import pytest
 import torch
 
+from spacy_nseen.text.normalization import folded_text
 from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.encoder.layer import build_char_bilstm_encoder, get_char_vocab, set_char_vocab
@@ -36,9 +37,12 @@ def test_toy_encoder_links_unseen_syntactic_variants_in_dense_mode(toy_linker, t
         assert mention not in toy_training_strings
     results = toy_linker.link([m for m, _ in UNSEEN] + ["ras"], top_k=3, mode="dense")
     got = {mention: candidates[0] for (mention, _), candidates in zip(UNSEEN + [("ras", None)], results)}
+    training_inputs = {folded_text(s) for s in toy_training_strings}
     for mention, kb_id in UNSEEN:
         assert got[mention].kb_id == kb_id, (mention, got[mention])
-        assert got[mention].score < 1.0
+        # `Foxp2` is `FOXP2` to the case-folding encoder (the same input); the others are new inputs
+        assert (got[mention].score == pytest.approx(1.0)) == (folded_text(mention) in training_inputs), mention
+    assert got["Foxp2"].score == pytest.approx(1.0) and got["FOX-P2"].score < 1.0
     # `ras` is the lower-case variant of the name `RAS` (a training variant, label 1 on casefolded strings)
     assert got["ras"].kb_id == "UniProt:P01112", got["ras"]
     assert got["FOX-P2"].name == "FOXP2"

@@ -6,6 +6,7 @@ import string
 import unicodedata
 
 import numpy
+import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from rel_support import TINY_ENCODER, doc_with_ents
@@ -30,14 +31,19 @@ MAX_LENGTH = int(TINY_ENCODER["max_length"])
 
 @settings(max_examples=200, **SETTINGS)
 @given(texts=st.lists(st.text(max_size=30), max_size=5), text=ANY_TEXT, capacity=st.integers(2, 300), max_length=st.integers(1, 100))
-def test_char_vocab_encodes_any_string(texts, text, capacity, max_length):
-    vocab = CharVocab.from_texts(texts, capacity)
+@pytest.mark.parametrize("normalization", ["nfc", "fold"])
+def test_char_vocab_encodes_any_string(texts, text, capacity, max_length, normalization):
+    vocab = CharVocab.from_texts(texts, capacity, normalization)
     ids = vocab.encode(text, max_length)
-    nfc = unicodedata.normalize("NFC", text)
-    assert len(ids) == (min(len(nfc), max_length) if nfc else 1)
+    normalized = vocab.normalize(text)
+    if normalization == "nfc":
+        assert normalized == unicodedata.normalize("NFC", text)
+    assert len(ids) == (min(len(normalized), max_length) if normalized else 1)
     assert all(isinstance(i, int) and UNK_ID <= i < capacity for i in ids), "never padding, never out of the table"
     assert ids == vocab.encode(text, max_length)
-    assert ids == vocab.encode(nfc[:max_length], max_length), "the first max_length NFC characters decide"
+    assert ids == vocab.encode(normalized, max_length), "normalising twice changes nothing"
+    if normalization == "nfc":
+        assert ids == vocab.encode(normalized[:max_length], max_length), "the first max_length NFC characters decide"
     matrix, lengths = vocab.batch([text, "", text + "x"], max_length)
     assert matrix.dtype == numpy.int64 and lengths.tolist()[:2] == [len(ids), 1]
     assert matrix[0, : len(ids)].tolist() == ids and (matrix[0, len(ids):] == PAD_ID).all()

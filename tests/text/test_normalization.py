@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from spacy_nseen.text.normalization import DASHES, loose_key, strict_key
+from spacy_nseen.text.normalization import DASHES, folded_text, loose_key, strict_key
 
 
 @pytest.mark.parametrize("dash", list(DASHES))
@@ -53,3 +53,22 @@ def test_the_ascii_fast_path_gives_the_general_key(text):
 
     general = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).translate(_DASH_TABLE)).strip().casefold()
     assert strict_key(text) == general
+
+
+def test_folded_text_folds_case_greek_and_dashes_but_keeps_punctuation():
+    assert folded_text("Drp1") == folded_text("DRP1") == "drp1"
+    assert folded_text("TGFβ") == folded_text("TGF-beta") == "tgf-beta"
+    assert folded_text("β\u2010catenin") == folded_text("Beta-catenin") == "beta-catenin"
+    assert folded_text("PLCγ2") == folded_text("PLC-gamma-2") == "plc-gamma-2"
+    assert folded_text("PKCΔ") == "pkc-delta"  # upper-case Greek is folded first
+    assert folded_text("IL-2 Rα") == "il-2 r-alpha"
+    assert folded_text("FOX P2") != folded_text("FOXP2")  # spaces and punctuation stay for the encoder
+    assert folded_text("") == ""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_folded_text_is_stable(text):
+    folded = folded_text(text)
+    assert folded == folded_text(folded)
+    assert folded == folded.casefold() or not folded.isascii()

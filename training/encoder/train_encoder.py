@@ -18,7 +18,7 @@ import typer
 from spacy.util import registry
 from wasabi import msg
 
-from spacy_nseen.encoder.vocab import CharVocab
+from spacy_nseen.encoder.vocab import DEFAULT_NORMALIZATION, NORMALIZATIONS, CharVocab
 from spacy_nseen.encoder.weights_io import load_encoder_weights, save_encoder
 from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
@@ -107,6 +107,7 @@ def train(
     output_width: int = typer.Option(128, help="Embedding width"),
     pooling: str = typer.Option("max", help="max, mean or last"),
     max_length: int = typer.Option(64, help="Characters kept per name"),
+    char_normalization: str = typer.Option(DEFAULT_NORMALIZATION, help="What the encoder reads: nfc (the name as written, the paper's) or fold (case folded, Greek spelled out, dashes unified)"),
     dropout: float = typer.Option(0.0, help="Dropout"),
     batch_pairs: int = typer.Option(256, help="Labelled pairs per step"),
     in_batch_weight: float = typer.Option(1.0, help="Weight of the all-in-batch-pairs loss"),
@@ -134,6 +135,8 @@ def train(
         TrainingSettings(in_batch_loss=in_batch_loss, temperature=temperature)
     except ValueError as err:
         msg.fail(f"--in-batch-loss / --temperature: {err}", exits=1)
+    if char_normalization not in NORMALIZATIONS:
+        msg.fail(f"--char-normalization must be one of {', '.join(NORMALIZATIONS)}, got {char_normalization!r}", exits=1)
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.monotonic()
@@ -153,7 +156,7 @@ def train(
     config = dict(vocab_size=vocab_size, char_width=char_width, hidden_width=hidden_width, depth=depth,
                   output_width=output_width, dropout=dropout, pooling=pooling, max_length=max_length)
     encoder = registry.architectures.get(ARCHITECTURE)(**config)
-    set_char_vocab(encoder, CharVocab.from_texts(strings, vocab_size))
+    set_char_vocab(encoder, CharVocab.from_texts(strings, vocab_size, char_normalization))
     state: Dict[str, Any] = {"round": 0, "seconds": 0.0, "steps": 0}
     if resume and (checkpoint / "state.json").exists():
         load_encoder_weights(encoder, checkpoint / "encoder")
@@ -241,6 +244,7 @@ def train(
     summary = {
         "kb": kb_name,
         "encoder": config,
+        "char_normalization": char_normalization,
         "rounds": rounds,
         "pair_counts": store.counts(),
         "max_steps": max_steps,

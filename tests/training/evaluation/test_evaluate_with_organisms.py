@@ -34,7 +34,9 @@ def test_organism_evidence_moves_occurrences_and_is_broken_down(multi_linker: Kn
                                gold_taxon=lambda q: labels[next(iter(q.gold))])
     aware, blind = results["systems"]["nseen"], results["systems"]["nseen_species_blind"]
     assert aware["per_occurrence"]["hits@1"] == 1.0
-    assert blind["per_occurrence"]["hits@1"] == 0.5  # one string, one answer for both organisms
+    # one string, one answer for both organisms: right for one of them at most (the human CDC42, which a
+    # case-folding encoder reads as the same name, may be that answer)
+    assert blind["per_occurrence"]["hits@1"] in (0.0, 0.5)
     assert aware["per_organism_hits@1"] == {"mouse": {"queries": 1, "hits@1": 1.0}, "yeast": {"queries": 1, "hits@1": 1.0}}
 
 
