@@ -38,19 +38,26 @@ def _nfc(text: str) -> str:
 _NORMALIZERS: Dict[str, Callable[[str], str]] = {"nfc": _nfc, "fold": folded_text}
 
 
+def normalizer(normalization: str) -> Callable[[str], str]:
+    """RETURNS (Callable[[str], str]): the function of a normalisation name; a ValueError for an unknown one."""
+    if normalization not in _NORMALIZERS:
+        raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
+    return _NORMALIZERS[normalization]
+
+
 class CharVocab:
     """Maps characters to integer ids.
 
     chars (Sequence[str]): the known characters; they get ids 2, 3, ... in this order.
     capacity (int): the number of ids the embedding table has (padding and unknown included).
-    normalization (str): how a text becomes the characters encoded: "nfc" or "fold" (module docstring).
+    normalization (str): how a text becomes the characters encoded: "nfc" or "fold" (module docstring; "nfc"
+        here, as a saved vocabulary without the setting reads, while `from_texts` builds new ones with the default).
     """
 
     def __init__(self, chars: Sequence[str], capacity: int, normalization: str = "nfc") -> None:
         if capacity < 2:
             raise ValueError(f"capacity must be at least 2, got {capacity}")
-        if normalization not in NORMALIZATIONS:
-            raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
+        self._normalize = normalizer(normalization)
         self.normalization = normalization
         kept: List[str] = []
         seen = set()
@@ -73,9 +80,7 @@ class CharVocab:
         normalization (str): "nfc" or "fold" (module docstring).
         RETURNS (CharVocab): the vocabulary.
         """
-        if normalization not in NORMALIZATIONS:
-            raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
-        normalize = _NORMALIZERS[normalization]
+        normalize = normalizer(normalization)
         counts: Counter = Counter()
         for text in texts:
             counts.update(normalize(text))
@@ -84,7 +89,7 @@ class CharVocab:
 
     def normalize(self, text: str) -> str:
         """RETURNS (str): the characters of `text` this vocabulary encodes (before the length cut)."""
-        return _NORMALIZERS[self.normalization](text)
+        return self._normalize(text)
 
     def __len__(self) -> int:
         return self.capacity
@@ -97,7 +102,7 @@ class CharVocab:
 
         An empty string encodes as one unknown id, so every string gets a vector.
         """
-        text = _NORMALIZERS[self.normalization](text)[:max_length]
+        text = self._normalize(text)[:max_length]
         if not text:
             return [UNK_ID]
         ids = self._ids
