@@ -6,7 +6,7 @@ from pathlib import Path
 import torch
 import typer
 
-from ..encoder.vocab import DEFAULT_NORMALIZATION, NORMALIZATIONS
+from ..encoder.vocab import DEFAULT_NORMALIZATION, normalizer
 from ..encoder.weights_io import save_encoder
 from ..reference.names_tsv import read_names_tsv
 from ..progress import Progress
@@ -33,9 +33,10 @@ def train_encoder(
     seed: int = typer.Option(0, "--seed", help="Random seed"),
 ) -> None:
     """Train a Siamese character encoder (NSEEN) on the names of your knowledge base."""
-    if char_normalization not in NORMALIZATIONS:
-        raise typer.BadParameter(f"must be one of {', '.join(NORMALIZATIONS)}, got {char_normalization!r}",
-                                 param_hint="--char-normalization")
+    try:
+        normalizer(char_normalization)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--char-normalization") from None
     torch.set_num_threads(threads)
     start = time.monotonic()
     config = dict(vocab_size=vocab_size, char_width=char_width, hidden_width=hidden_width, depth=depth,

@@ -17,6 +17,7 @@ from spacy.util import registry
 from thinc.api import Model
 
 from ..encoder.layer import ARCHITECTURE
+from ..encoder.vocab import DEFAULT_NORMALIZATION
 from ..text.variants import same_name_variants
 from ..reference.reference_set import ReferenceSet
 from .siamese import StepStats, TrainingSettings, hard_negative_round, names_trainer
@@ -56,14 +57,14 @@ def train_encoder_on_names(
     settings: Optional[TrainingSettings] = None,
     hard_neighbors: int = 5,
     on_step: Optional[Callable[[StepStats], None]] = None,
-    char_normalization: Optional[str] = None,
+    char_normalization: str = DEFAULT_NORMALIZATION,
 ) -> NamesTrainingResult:
     """Train a new encoder on the names of a reference set for exactly `max_steps` steps.
 
     encoder_config (Dict[str, Any]): the architecture's arguments (vocab_size, depth, hidden_width, ...).
     max_steps (int): optimisation steps over all rounds, shared equally (the same encoder on any machine).
     rounds (int): training rounds; hard negatives are mined after each but the last.
-    char_normalization (Optional[str]): what the encoder reads, "nfc" or "fold" (`encoder.vocab`; None: the default).
+    char_normalization (str): what the encoder reads, "nfc" or "fold" (`encoder.vocab`).
     RETURNS (NamesTrainingResult): the encoder and per-round statistics.
     """
     if max_steps < 1 or rounds < 1:

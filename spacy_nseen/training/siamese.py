@@ -18,6 +18,7 @@ import torch
 from thinc.api import Model
 
 from ..encoder.layer import encode_names, get_char_vocab, get_torch_module
+from ..encoder.vocab import DEFAULT_NORMALIZATION
 from .losses import in_batch_info_nce, soft_contrastive_loss
 from ..retrieval.name_index import AnnoyNameIndex
 
@@ -378,18 +379,17 @@ def names_trainer(
     name_entity: numpy.ndarray,
     extra_pairs: Iterable[Tuple[str, str, float]],
     settings: TrainingSettings,
-    char_normalization: Optional[str] = None,
+    char_normalization: str = DEFAULT_NORMALIZATION,
 ) -> Tuple["SiameseTrainer", Dict[str, int]]:
     """A trainer over a reference set's semantic pairs (`reference_pairs`) plus `extra_pairs` of strings, which
     join the string table (entity -1) when they are not names. Sets the character vocabulary (over all strings)
     if the encoder has none.
 
-    char_normalization (Optional[str]): what a vocabulary set here reads ("nfc" or "fold"; None: the default,
-        `encoder.vocab.DEFAULT_NORMALIZATION`).
+    char_normalization (str): what a vocabulary set here reads, "nfc" or "fold" (`encoder.vocab`).
     RETURNS (Tuple[SiameseTrainer, Dict[str, int]]): the trainer and its pair counts (`semantic_positive`,
         `semantic_negative`, `extra`).
     """
-    from ..encoder.vocab import DEFAULT_NORMALIZATION, CharVocab
+    from ..encoder.vocab import CharVocab
     from ..encoder.layer import set_char_vocab
 
     strings = list(names)
@@ -408,7 +408,7 @@ def names_trainer(
         extra_label.append(y)
     if get_char_vocab(encoder) is None:
         set_char_vocab(encoder, CharVocab.from_texts(strings, encoder.attrs["encoder_config"]["vocab_size"],
-                                                     char_normalization or DEFAULT_NORMALIZATION))
+                                                     char_normalization))
     trainer = SiameseTrainer(
         encoder,
         strings,

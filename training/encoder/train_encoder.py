@@ -18,7 +18,7 @@ import typer
 from spacy.util import registry
 from wasabi import msg
 
-from spacy_nseen.encoder.vocab import DEFAULT_NORMALIZATION, NORMALIZATIONS, CharVocab
+from spacy_nseen.encoder.vocab import DEFAULT_NORMALIZATION, CharVocab, normalizer
 from spacy_nseen.encoder.weights_io import load_encoder_weights, save_encoder
 from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
@@ -135,8 +135,10 @@ def train(
         TrainingSettings(in_batch_loss=in_batch_loss, temperature=temperature)
     except ValueError as err:
         msg.fail(f"--in-batch-loss / --temperature: {err}", exits=1)
-    if char_normalization not in NORMALIZATIONS:
-        msg.fail(f"--char-normalization must be one of {', '.join(NORMALIZATIONS)}, got {char_normalization!r}", exits=1)
+    try:
+        normalizer(char_normalization)
+    except ValueError as err:
+        msg.fail(f"--char-normalization: {err}", exits=1)
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.monotonic()
