@@ -166,9 +166,10 @@ ANTIBODY_AFTER: Pattern[str] = re.compile(
     r"^[\s-]*(?:anti|monoclonal|polyclonal|igg|igm|antibod|antiser|serum|sera|secondary|isotype)",
     re.IGNORECASE)
 ANTIBODY_BEFORE: Pattern[str] = re.compile(r"(?:anti[\s-]*|α-)$", re.IGNORECASE)
-# Methods named after an organism: `yeast two-hybrid`, `Y2H`, `yeast extract`.
+# Methods named after an organism: `yeast two-hybrid`, `Y2H`, `yeast extract`; whole words only (`patient
+# displaying` is no method).
 METHOD_AFTER: Pattern[str] = re.compile(
-    r"^[\s-]*(?:two[\s-]*hybrid|2[\s-]*hybrid|three[\s-]*hybrid|extract|display|expression\s+vector)",
+    r"^[\s-]*(?:two[\s-]*hybrid|2[\s-]*hybrid|three[\s-]*hybrid|extracts?|display|expression\s+vector)(?![^\W_])",
     re.IGNORECASE)
 
 # A species word glued to the next word, as text whose formatting was stripped often reads (`humanlung`,

@@ -24,6 +24,9 @@ def test_antibody_hosts_and_methods_are_skipped():
     assert taxa("mouse anti-FLAG and goat anti-rabbit IgG") == []
     assert taxa("a rabbit polyclonal antibody") == []
     assert taxa("a yeast two-hybrid screen") == []
+    assert taxa("yeast extracts; a yeast display library") == []
+    # a method word must be a whole word: `displaying` is a verb after a patient, not `yeast display`
+    assert taxa("the number of patient displaying MET") == [9606]
 
 
 def test_whole_words_only():
