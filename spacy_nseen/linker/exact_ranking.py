@@ -26,6 +26,7 @@ from typing import Dict, Optional, Sequence, Union
 import numpy
 
 from ..reference.reference_set import ReferenceSet
+from ..reference.short_form_names import derived_rows
 
 # Lower is better; kinds not in a table get its "*" value.
 KIND_PRIORITIES: Dict[str, Dict[str, int]] = {
@@ -59,8 +60,14 @@ def kind_ranks(kinds: Sequence[str], table: str) -> numpy.ndarray:
 
 
 def names_per_entity(reference_set: ReferenceSet) -> numpy.ndarray:
-    """RETURNS (numpy.ndarray): float64, the number of names of each entity."""
-    return numpy.bincount(reference_set.name_entity, minlength=reference_set.n_entities).astype(numpy.float64)
+    """RETURNS (numpy.ndarray): float64, the number of names of each entity (its derived short forms not counted)."""
+    entities = numpy.asarray(reference_set.name_entity)
+    derived = derived_rows(reference_set)
+    if derived:
+        keep = numpy.ones(len(entities), dtype=bool)
+        keep[numpy.fromiter(derived, dtype=numpy.int64, count=len(derived))] = False
+        entities = entities[keep]
+    return numpy.bincount(entities, minlength=reference_set.n_entities).astype(numpy.float64)
 
 
 def read_entity_prior(reference_set: ReferenceSet, path: Union[str, Path], column: str) -> numpy.ndarray:

@@ -34,6 +34,7 @@ from ..organisms.ranking import OrganismContext
 from ..organisms.orthologs import OrthologTable
 from ..retrieval.word_tfidf import NameTokenIndex
 from ..reference.reference_set import ReferenceSet
+from ..reference.short_form_names import derived_rows
 
 MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
@@ -74,6 +75,7 @@ class KnowledgeBaseLinker:
         self.settings = settings or LinkerSettings()
         # The keys of every name are computed here unless a saved look-up is given (see linker_io).
         self.exact_names = exact_names if exact_names is not None else ExactNameIndex.build(reference_set.names)
+        self.exact_names.exclude(lambda: derived_rows(reference_set))  # short forms are no exact names
         self._cache: "OrderedDict[Tuple[str, int, str, Optional[OrganismContext]], List[Candidate]]" = OrderedDict()
         self.build_seconds: Dict[str, float] = {}
         # Per-entity values for exact_tie_break="prior" (e.g. ChEBI star levels; see exact_ranking).

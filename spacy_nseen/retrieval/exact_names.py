@@ -5,7 +5,7 @@ look-up loads as two memory-mapped arrays instead of two Python dicts of every n
 confirmed by recomputing the key of the candidate name, so a hash collision never yields a wrong row.
 """
 from hashlib import blake2b
-from typing import Dict, List, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 
@@ -52,6 +52,20 @@ class ExactNameIndex:
         # and numpy copies a misaligned array on every search.
         self.strict = (_aligned(strict[0]), _aligned(strict[1]))
         self.loose = (_aligned(loose[0]), _aligned(loose[1]))
+        self._exclusion: Optional[Callable[[], Iterable[int]]] = None
+        self._excluded: FrozenSet[int] = frozenset()
+
+    def exclude(self, rows: Callable[[], Iterable[int]]) -> None:
+        """Never match the rows that `rows()` gives (called on the first look-up, so loading stays fast):
+        names that are not names as written, such as derived short forms (`reference.short_form_names`)."""
+        self._exclusion = rows
+        self._excluded = frozenset()
+
+    def _excluded_rows(self) -> FrozenSet[int]:
+        if self._exclusion is not None:
+            self._excluded = frozenset(int(row) for row in self._exclusion())
+            self._exclusion = None
+        return self._excluded
 
     @classmethod
     def build(cls, names: Sequence[str]) -> "ExactNameIndex":
@@ -78,6 +92,7 @@ class ExactNameIndex:
     def lookup_many(self, mentions: Sequence[str]) -> List[Dict[int, int]]:
         """`lookup` for each mention, with one array search per tier for all of them."""
         found: List[Dict[int, int]] = [{} for _ in mentions]
+        excluded = self._excluded_rows()
         for tier, key_of, (hashes, rows) in ((STRICT_TIER, strict_key, self.strict), (LOOSE_TIER, loose_key, self.loose)):
             keys = [key_of(mention) for mention in mentions]
             values = numpy.fromiter((key_hash(key) for key in keys), dtype=numpy.int64, count=len(keys))
@@ -89,7 +104,7 @@ class ExactNameIndex:
                     continue
                 for row in rows[starts[i] : ends[i]]:
                     row = int(row)
-                    if row not in found[i] and key_of(self.names[row]) == key:
+                    if row not in found[i] and row not in excluded and key_of(self.names[row]) == key:
                         found[i][row] = tier
         return found
 

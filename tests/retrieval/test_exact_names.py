@@ -73,3 +73,22 @@ def test_misaligned_saved_arrays_are_copied_once():
     assert not misaligned.flags.aligned
     copied = ExactNameIndex(NAMES, index.strict, (misaligned, index.loose[1]))
     assert copied.loose[0].flags.aligned
+
+
+def test_excluded_rows_never_match():
+    from spacy_nseen.retrieval.exact_names import ExactNameIndex
+
+    names = ["LC3", "lc3", "MAP1LC3A"]
+    calls = []
+    index = ExactNameIndex.build(names)
+    assert set(index.lookup("LC3")) == {0, 1}
+
+    def excluded():
+        calls.append(1)
+        return [0]
+
+    index.exclude(excluded)
+    assert calls == []  # computed on the first look-up, not before
+    assert set(index.lookup("LC3")) == {1}
+    assert set(index.lookup_many(["lc3", "MAP1LC3A"])[0]) == {1}
+    assert calls == [1]

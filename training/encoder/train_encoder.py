@@ -24,6 +24,7 @@ from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.progress import Progress
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.reference.short_form_names import with_short_forms
 from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, hard_negative_round
 
 from training.common.data_errors import DataFileError, run_cli
@@ -129,6 +130,8 @@ def train(
     threads: int = typer.Option(1, help="torch threads"),
     seed: int = typer.Option(0, help="Random seed"),
     resume: bool = typer.Option(False, help="Continue from <output>/checkpoint"),
+    short_forms: bool = typer.Option(False, "--short-forms/--no-short-forms",
+                                     help="The written linker also indexes the names' short forms (as build_linker --short-forms); training is unchanged"),
 ) -> None:
     """Train an NSEEN encoder and write it with its index as a linker directory."""
     try:  # TrainingSettings checks the loss settings: before minutes of loading, not after
@@ -241,12 +244,14 @@ def train(
         (checkpoint / "state.json").write_text(json.dumps(state))
     save_encoder(encoder, output / "encoder")
     t2 = time.monotonic()
-    linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, seed=seed, build_precision=build_precision)
+    indexed = with_short_forms(reference) if short_forms else reference
+    linker = KnowledgeBaseLinker.build(kb_name, encoder, indexed, n_trees=n_trees, seed=seed, build_precision=build_precision)
     linker.to_disk(output / "linker")
     summary = {
         "kb": kb_name,
         "encoder": config,
         "char_normalization": char_normalization,
+        "linker_short_forms": short_forms,
         "rounds": rounds,
         "pair_counts": store.counts(),
         "max_steps": max_steps,

@@ -17,6 +17,7 @@ from wasabi import msg
 from spacy_nseen.encoder.weights_io import build_encoder_from_disk
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.reference.short_form_names import with_short_forms
 from spacy_nseen.reference.xrefs import read_xrefs
 
 from training.common.data_errors import run_cli
@@ -44,6 +45,8 @@ def build_linker(
         "", "--settings",
         help="LinkerSettings changes saved with the linker, e.g. 'exact_tie_break=names,fuzzy_weight=0.2'"),
     xrefs: str = typer.Option("", "--xrefs", help="A kb_id<TAB>xref TSV (e.g. UniProt → NCBIGene) saved with the linker"),
+    short_forms: bool = typer.Option(False, "--short-forms/--no-short-forms",
+                                     help="Also index the names' short forms (`LC3` of `... LC3 B`; reference/short_form_names.py)"),
 ) -> None:
     """Embed every reference name and write a complete linker directory."""
     torch.set_num_threads(threads)
@@ -51,6 +54,10 @@ def build_linker(
     start = time.monotonic()
     encoder = build_encoder_from_disk(encoder_dir)
     reference = ReferenceSet.from_tsv(reference_path)
+    if short_forms:
+        n_names = len(reference)
+        reference = with_short_forms(reference)
+        msg.info(f"{kb_name}: {len(reference) - n_names:,} short forms added to {n_names:,} names")
     loaded = time.monotonic()
     linker = KnowledgeBaseLinker.build(kb_name, encoder, reference, n_trees=n_trees, search_k=search_k, seed=seed,
                                        settings=linker_settings(settings), with_tfidf=tfidf, build_precision=build_precision)

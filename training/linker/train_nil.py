@@ -33,6 +33,7 @@ from spacy_nseen.linker.nil_decision import FEATURES, NIL_MODEL_FILE, NilModel, 
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.pipe.predict import Request, link_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.reference.short_form_names import derived_rows
 from spacy_nseen.text.tag_names import TAG_NAMES
 
 from training.common.data_errors import run_cli
@@ -81,8 +82,9 @@ def nil_examples(
     entities = rng.sample(range(reference.n_entities), min(n_entities, reference.n_entities))
     rows_of: Dict[int, List[int]] = {}
     wanted = set(entities)
+    derived = derived_rows(reference)  # queries are names as written, never a derived short form
     for row, entity in enumerate(reference.name_entity.tolist()):
-        if entity in wanted:
+        if entity in wanted and row not in derived:
             rows_of.setdefault(entity, []).append(row)
     queries: List[Tuple[int, str, Optional[OrganismContext]]] = []
     for entity in entities:

@@ -16,6 +16,11 @@ Sets (each counted separately in `<out>/<KB>_pairs_stats.json`):
 3. `family_<measure>`: a name of an entity with a name of another entity of the
    same family (UniProt: HGNC gene group, ChEBI: `is_a` siblings);
    `--family-pairs-per-entity` partners (default 5) per family membership.
+4. `short_symbol` (label 1) and `short_stem` (label `--stem-label`, default 0.9), for the reference
+   sets named by `--short-forms` (default: none; measured without gain, the linkers index the short forms
+   instead: `build_linker --short-forms`): each name with the short forms authors write for
+   it (spacy_nseen/text/short_forms.py), the symbol inside a descriptive name (`... protein LC3 A` ->
+   `LC3 A`) and the family stem without the paralog letter (`ATG9A` -> `ATG9`, `LC3 B` -> `LC3`).
 Measures: jaccard3, levenshtein, jaro_winkler (training/pairs/string_similarity.py).
 
 `strings` holds one string per reference row (an ambiguous name appears once per
@@ -32,6 +37,7 @@ from spacy_nseen.progress import Progress, progress_iter
 from wasabi import msg
 
 from training.common.data_errors import DataFileError, run_cli
+from spacy_nseen.text.short_forms import STEM_KIND, reference_short_forms
 from spacy_nseen.text.variants import same_name_variants
 from .pair_store import PairStore
 from .string_similarity import SIMILARITIES, pairwise_similarity
@@ -184,6 +190,8 @@ def build_pair_store(
     family_pairs_per_entity: int = 5,
     workers: int = 1,
     casefold_labels: bool = True,
+    short_forms: bool = False,
+    stem_label: float = 0.9,
 ) -> Tuple[PairStore, Dict[str, object]]:
     """Generate all pair sets of one reference set.
 
@@ -197,8 +205,12 @@ def build_pair_store(
     casefold_labels (bool): Compute the similarity labels on case-folded strings, so a pure case
         variant (`RAS`/`ras`) is labelled 1 instead of being pushed apart (case-sensitive Levenshtein
         of `RAS` and `ras` is 0).
+    short_forms (bool): Add the `short_symbol` and `short_stem` sets (module docstring, set 4).
+    stem_label (float): The label of a name and its family stem, in [0, 1].
     RETURNS (Tuple[PairStore, Dict[str, object]]): The store and statistics.
     """
+    if not 0.0 <= stem_label <= 1.0:
+        raise ValueError(f"stem_label must be in [0, 1], got {stem_label}")
     rng = np.random.default_rng(seed)
     entity_ids, names, row_entity = read_reference(reference)
     store = PairStore(names, row_entity, entity_ids, seed=seed)
@@ -256,6 +268,15 @@ def build_pair_store(
                 store.append(a, b, labels, f"{prefix}_{measure}")
                 bar.update(1)
     timings["labels"] = time.time() - t
+
+    if short_forms:
+        t = time.time()
+        forms = reference_short_forms(names, row_entity.tolist())
+        for kind, label in (("symbol", 1.0), (STEM_KIND, stem_label)):
+            chosen = [(row, form) for row, form, k in forms if k == kind]
+            left_rows = np.asarray([row for row, _ in chosen], dtype=np.int32)
+            store.append(left_rows, store.add_strings([form for _, form in chosen]), label, f"short_{kind}")
+        timings["short_forms"] = time.time() - t
     counts = store.counts()
     stats["pairs"] = counts
     stats["pairs_total"] = len(store)
@@ -268,6 +289,8 @@ def build_pair_store(
         "max_positives_per_entity": max_positives_per_entity,
         "family_pairs_per_entity": family_pairs_per_entity,
         "casefold_labels": casefold_labels,
+        "short_forms": short_forms,
+        "stem_label": stem_label if short_forms else None,
     }
     stats["seconds"] = {k: round(v, 2) for k, v in timings.items()}
     return store, stats
@@ -283,6 +306,8 @@ def make_pairs(
     family_pairs_per_entity: int = typer.Option(5, help="Partners per entity and family"),
     workers: int = typer.Option(1, help="Threads for the string similarities"),
     casefold_labels: bool = typer.Option(True, help="Similarity labels on case-folded strings"),
+    short_forms_for: List[str] = typer.Option([], "--short-forms", help="Reference sets that get the short-form pair sets (repeat the option); none by default: measured without gain (results/encoder_experiments/README.md)"),
+    stem_label: float = typer.Option(0.9, min=0.0, max=1.0, help="Label of a name and its family stem (ATG9A, ATG9)"),
 ) -> None:
     """Generate the semantic, variant and family pair sets into OUT/<KB>_pairs.npz."""
     for kb in kbs:
@@ -298,6 +323,8 @@ def make_pairs(
             family_pairs_per_entity=family_pairs_per_entity,
             workers=workers,
             casefold_labels=casefold_labels,
+            short_forms=kb in short_forms_for,
+            stem_label=stem_label,
         )
         out.mkdir(parents=True, exist_ok=True)
         store.save(out / f"{kb}_pairs.npz")

@@ -104,3 +104,37 @@ def test_case_variants_are_labelled_on_casefolded_strings(reference):
     strict, _ = build_pair_store(*reference, seed=1, casefold_labels=False)
     mask = strict.set_mask("variant_levenshtein")
     assert min(strict.label[mask]) < 1.0
+
+
+def test_short_form_sets(tmp_path):
+    ref = tmp_path / "ref.tsv"
+    rows = [
+        ("UniProt:Q9H492", "Autophagy-related protein LC3 A"),
+        ("UniProt:Q9H492", "MAP1LC3A"),
+        ("UniProt:Q9GZQ8", "Autophagy-related protein LC3 B"),
+        ("UniProt:Q9GZQ8", "MAP1LC3B"),
+        ("UniProt:Q7Z3C6", "ATG9A"),
+        ("UniProt:Q674R7", "ATG9B"),
+        ("UniProt:P51572", "ACVR1"),
+        ("UniProt:P36896", "ACVR1B"),
+    ]
+    ref.write_text("kb_id\tname\tkind\n" + "".join(f"{e}\t{n}\talternative\n" for e, n in rows))
+    plain, stats = build_pair_store(ref, tmp_path / "none.tsv", seed=0)
+    assert "short_stem" not in plain.set_names and stats["settings"]["stem_label"] is None
+    store, stats = build_pair_store(ref, tmp_path / "none.tsv", seed=0, short_forms=True, stem_label=0.8)
+    names = store.strings
+    pairs = {
+        name: {(a, b, float(label)) for a, b, label in zip(names[store.left[m]].tolist(), names[store.right[m]].tolist(), store.label[m])}
+        for name in ("short_symbol", "short_stem")
+        for m in [store.set_mask(name)]
+    }
+    assert ("Autophagy-related protein LC3 A", "LC3 A", 1.0) in pairs["short_symbol"]
+    assert ("Autophagy-related protein LC3 B", "LC3", 0.800000011920929) in pairs["short_stem"]
+    assert ("MAP1LC3A", "MAP1LC3", 0.800000011920929) in pairs["short_stem"]
+    assert ("ATG9A", "ATG9", 0.800000011920929) in pairs["short_stem"]
+    assert not any(b == "ACVR1" for _, b, _ in pairs["short_stem"])  # a protein of its own
+    # a short form is a new string of no entity: it takes no part in the in-batch loss
+    assert store.string_entity[names.tolist().index("LC3")] == -1
+    assert stats["pairs"]["short_stem"] == len(pairs["short_stem"])
+    with pytest.raises(ValueError, match="stem_label"):
+        build_pair_store(ref, tmp_path / "none.tsv", short_forms=True, stem_label=1.5)
