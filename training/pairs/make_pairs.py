@@ -29,7 +29,7 @@ entity, aligned with the reference TSV rows), then the distinct variant strings.
 import json
 import time
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Annotated, Dict, List, Optional, Tuple
 
 import numpy as np
 import typer
@@ -306,8 +306,10 @@ def make_pairs(
     family_pairs_per_entity: int = typer.Option(5, help="Partners per entity and family"),
     workers: int = typer.Option(1, help="Threads for the string similarities"),
     casefold_labels: bool = typer.Option(True, help="Similarity labels on case-folded strings"),
-    short_forms_for: List[str] = typer.Option([], "--short-forms", help="Reference sets that get the short-form pair sets (repeat the option); none by default: measured without gain (results/encoder_experiments/README.md)"),
-    stem_label: float = typer.Option(0.9, min=0.0, max=1.0, help="Label of a name and its family stem (ATG9A, ATG9)"),
+    short_forms_for: Annotated[Optional[List[str]], typer.Option(
+        "--short-forms", help="Reference sets that get the short-form pair sets (repeat the option); none by default: "
+                              "measured without gain (results/encoder_experiments/README.md)")] = None,
+    stem_label: Annotated[float, typer.Option(min=0.0, max=1.0, help="Label of a name and its family stem (ATG9A, ATG9)")] = 0.9,
 ) -> None:
     """Generate the semantic, variant and family pair sets into OUT/<KB>_pairs.npz."""
     for kb in kbs:
@@ -323,7 +325,7 @@ def make_pairs(
             family_pairs_per_entity=family_pairs_per_entity,
             workers=workers,
             casefold_labels=casefold_labels,
-            short_forms=kb in short_forms_for,
+            short_forms=kb in (short_forms_for or ()),
             stem_label=stem_label,
         )
         out.mkdir(parents=True, exist_ok=True)
