@@ -34,3 +34,15 @@ def test_bad_input_fails_with_one_line_naming_the_file(run_cli, tmp_path, linker
 def test_the_command_line_lists_its_commands(run_cli):
     result = run_cli("--help")
     assert "build-kb" in result.stdout and "train-encoder" in result.stdout
+
+
+def test_build_kb_can_index_the_names_short_forms(run_cli, tmp_path, linker_dirs):
+    names = tmp_path / "lc3.tsv"
+    names.write_text("kb_id\tname\tkind\nUniProt:Q9H492\tAutophagy-related protein LC3 A\talternative\n"
+                     "UniProt:Q9GZQ8\tAutophagy-related protein LC3 B\talternative\n", encoding="utf8")
+    result = run_cli("build-kb", str(names), "lc3", "--encoder", str(linker_dirs["encoder"]), "--short-forms")
+    assert "2 names (+" in result.stdout
+    stats = json.loads((tmp_path / "lc3" / "build_stats.json").read_text())
+    assert stats["names"] == 2 + stats["short_forms"] and stats["short_forms"] >= 3  # LC3 A, LC3 B, LC3, ...
+    run_cli("build-kb", str(names), "plain", "--encoder", str(linker_dirs["encoder"]))
+    assert json.loads((tmp_path / "plain" / "build_stats.json").read_text())["short_forms"] == 0
