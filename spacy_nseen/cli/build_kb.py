@@ -39,15 +39,16 @@ def build_kb(
         n_names = len(reference)
         if short_forms:
             reference = with_short_forms(reference)
+        n_short_forms = len(reference) - n_names
         model = build_encoder_from_disk(encoder)
         linker = KnowledgeBaseLinker.build(kb_name, model, reference, n_trees=n_trees, seed=seed, build_precision=build_precision)
         save_linker(linker, output)
     block = {k: v for k, v in encoder_block(output).items() if k != "@architectures"}
     stats = {"kb": kb_name, "names_file": str(names), "encoder": str(encoder), "names": len(reference),
-             "entities": reference.n_entities, "short_forms": len(reference) - n_names, "encoder_config": block, "build_precision": build_precision,
+             "entities": reference.n_entities, "short_forms": n_short_forms, "encoder_config": block, "build_precision": build_precision,
              "seconds": round(time.monotonic() - start, 2)}
     (output / "build_stats.json").write_text(json.dumps(stats, indent=2), encoding="utf8")
-    added = f" (+{len(reference) - n_names:,} short forms)" if short_forms else ""
+    added = f" (+{n_short_forms:,} short forms)" if short_forms else ""
     print(f"build-kb: {n_names:,} names{added} of {reference.n_entities:,} entities indexed as '{kb_name}' in "
           f"{stats['seconds']} s -> {output}")
     print(f"Use it: nlp.add_pipe(\"nseen_linker\", config={{\"kbs\": {{\"LABEL\": \"{kb_name}\"}}, "

@@ -10,10 +10,10 @@ of each member (up to `max_stem_entities` per organism), as the gold ids of `LC3
 """
 from typing import FrozenSet, List, Tuple
 
-from ..text.short_forms import reference_short_forms
+from ..text.short_forms import STEM_KIND, SYMBOL_KIND, reference_short_forms
 from .reference_set import ReferenceSet
 
-SHORT_FORM_KINDS = {"symbol": "short_symbol", "stem": "short_stem"}
+SHORT_FORM_KINDS = {SYMBOL_KIND: "short_symbol", STEM_KIND: "short_stem"}
 _DERIVED_KINDS = frozenset(SHORT_FORM_KINDS.values())
 
 

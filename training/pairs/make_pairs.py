@@ -37,7 +37,7 @@ from spacy_nseen.progress import Progress, progress_iter
 from wasabi import msg
 
 from training.common.data_errors import DataFileError, run_cli
-from spacy_nseen.text.short_forms import STEM_KIND, reference_short_forms
+from spacy_nseen.text.short_forms import STEM_KIND, SYMBOL_KIND, reference_short_forms
 from spacy_nseen.text.variants import same_name_variants
 from .pair_store import PairStore
 from .string_similarity import SIMILARITIES, pairwise_similarity
@@ -272,7 +272,7 @@ def build_pair_store(
     if short_forms:
         t = time.time()
         forms = reference_short_forms(names, row_entity.tolist())
-        for kind, label in (("symbol", 1.0), (STEM_KIND, stem_label)):
+        for kind, label in ((SYMBOL_KIND, 1.0), (STEM_KIND, stem_label)):
             chosen = [(row, form) for row, form, k in forms if k == kind]
             left_rows = np.asarray([row for row, _ in chosen], dtype=np.int32)
             store.append(left_rows, store.add_strings([form for _, form in chosen]), label, f"short_{kind}")
