@@ -7,6 +7,7 @@ from .errors import ArtifactError, NotInitializedError, NseenError
 from .ner.gazetteer import Gazetteer, make_gazetteer
 from .ner.name_feature_embed import name_feature_hash_embed
 from .ner.name_features import NameFeatures, make_name_features
+from .ner.protein_gene import ProteinGeneLabeler, make_protein_gene
 from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
 from .pipe.article import article_docs
 from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
@@ -25,6 +26,7 @@ __all__ = [
     "NotInitializedError",
     "NseenError",
     "NseenLinker",
+    "ProteinGeneLabeler",
     "ReferenceSet",
     "RepeatedMentions",
     "article_docs",
@@ -34,5 +36,6 @@ __all__ = [
     "make_gazetteer",
     "make_name_features",
     "make_nseen_linker",
+    "make_protein_gene",
     "make_repeated_mentions",
 ]

@@ -16,7 +16,8 @@ signals' rare terms only (and the other grammatical number's exact matches), the
 signal alone (the paper's retrieval).
 5. the decision (`signals.nil`, switched by `nil_decision`) reads the ranked entities of each mention: the
    probability that its best entity is right, the link's score and whether it is kept at a threshold
-   (`Fusion.verdicts`; without a decision stage the score is the best candidate's).
+   (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
+   an epitope tag or reporter name (`HA`, `GFP`) is never kept.
 """
 from typing import List, NamedTuple, Optional, Sequence
 
@@ -24,6 +25,7 @@ import numpy
 
 from ..organisms.ranking import OrganismContext
 from ..text.query_forms import query_forms
+from ..text.tag_names import is_tag_name
 from ..text.lines import strings_at
 from .candidate import Candidate
 from .settings import LinkerSettings
@@ -130,10 +132,13 @@ class Fusion:
     def verdicts(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
                  contexts: Optional[Sequence[Optional[OrganismContext]]], threshold: float) -> List[Verdict]:
         """The decision on ranked results: per mention, the probability, the link's score and whether the best
-        entity is kept at `threshold` (see `signals.base.verdict`)."""
+        entity is kept at `threshold` (see `signals.base.verdict`); with `link_tag_names` off, a tag name's never is."""
         probabilities = self.probabilities(mentions, results, contexts)
-        return [verdict(candidates, None if probabilities is None else float(probabilities[i]), threshold)
-                for i, candidates in enumerate(results)]
+        out = [verdict(candidates, None if probabilities is None else float(probabilities[i]), threshold)
+               for i, candidates in enumerate(results)]
+        if not self.settings.link_tag_names:
+            out = [v._replace(keep=False) if v.keep and is_tag_name(m) else v for m, v in zip(mentions, out)]
+        return out
 
     def fused_scores(self, queries: Queries, pools: List[List[int]]) -> List[numpy.ndarray]:
         """RETURNS: per mention, the fused score of each pool name: dense first, then each scoring signal, less the

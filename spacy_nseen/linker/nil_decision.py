@@ -41,6 +41,11 @@ FEATURES = (
 REFIT = "Train the NIL model again (python -m training.linker.train_nil) or remove the file to link without it."
 
 
+def tag_name_rows(features: numpy.ndarray) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): bool, which rows of `mention_features` are of a tag name (`text.tag_names`)."""
+    return numpy.asarray(features)[:, FEATURES.index("tag_name")] > 0
+
+
 class CandidateLike(Protocol):
     """What the features read of a candidate: its id and score (`kb_linker.Candidate` fits)."""
 

@@ -1,6 +1,7 @@
 """Helpers of the NER in the packaged pipeline (the statistical NER itself is spaCy's `ner`)."""
 from .gazetteer import Gazetteer
 from .name_features import NameFeatures
+from .protein_gene import ProteinGeneLabeler
 from .repeated_mentions import RepeatedMentions
 
-__all__ = ["Gazetteer", "NameFeatures", "RepeatedMentions"]
+__all__ = ["Gazetteer", "NameFeatures", "ProteinGeneLabeler", "RepeatedMentions"]

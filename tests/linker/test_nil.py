@@ -60,3 +60,35 @@ def test_a_nil_model_of_another_version_names_the_file_and_a_linker_loads_withou
     assert str(directory / NIL_MODEL_FILE) in str(err.value)
     linker = KnowledgeBaseLinker.from_disk(directory, with_nil_model=False)  # how train_nil replaces it
     assert linker.nil_model is None and linker.link(["FOXP2"], top_k=1)[0]
+
+
+HEAD_ACTIVATOR = [("UniProt:P69208", "Morphogenetic neuropeptide", "recommended"), ("UniProt:P69208", "HA", "alternative"),
+                  ("UniProt:P01106", "Myc proto-oncogene protein", "recommended"), ("UniProt:P01106", "MYC", "gene_primary")]
+
+
+def test_with_link_tag_names_off_a_tag_name_is_never_kept_and_its_candidates_stay(toy_encoder):
+    from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+    from spacy_nseen.reference.reference_set import ReferenceSet
+
+    built = KnowledgeBaseLinker.build("uniprot", toy_encoder, ReferenceSet.from_rows(HEAD_ACTIVATOR), n_trees=5, seed=0)
+    weights = [0.0] * len(FEATURES)
+    weights[FEATURES.index("bias")], weights[FEATURES.index("exact")] = -1.0, 4.0  # an exact match: p = σ(3)
+    built.nil_model = NilModel(weights)
+    mentions = ["HA", "3xHA", "MYC"]
+    on = built.with_settings(LinkerSettings(cache_size=0))
+    off = built.with_settings(LinkerSettings(cache_size=0, link_tag_names=False))
+    results = on.link(mentions, top_k=2)
+    assert results[0][0].kb_id == "UniProt:P69208" and results[2][0].kb_id == "UniProt:P01106"
+    kept_on = on.verdicts(mentions, results, None, 0.5)
+    kept_off = off.verdicts(mentions, results, None, 0.5)
+    assert kept_on[0].keep and kept_on[2].keep
+    assert [v.keep for v in kept_off] == [False, False, True]  # `HA` and `3xHA` are tags; `MYC` is the gene
+    assert [v.probability for v in kept_off] == [v.probability for v in kept_on]  # the probability stays inspectable
+    assert off.link(mentions, top_k=2)[0] == results[0]  # the candidates are the same
+
+
+def test_tag_name_rows_are_the_rows_of_the_tag_name_feature():
+    from spacy_nseen.linker.nil_decision import tag_name_rows
+
+    rows = numpy.vstack([mention_features(m, []) for m in ("HA", "HAX1", "GFP-tag", "LC3")])
+    assert tag_name_rows(rows).tolist() == [True, False, True, False]

@@ -77,16 +77,19 @@ def test_the_component_is_saved_and_loaded_with_its_settings(tmp_path):
     assert pipe.labels == frozenset({"GENE"}) and pipe.min_chars == 4
 
 
-def test_the_ner_and_pipeline_configs_repeat_protein_and_gene_names_last_before_the_linker():
+def test_the_ner_and_pipeline_configs_repeat_protein_and_gene_names_before_their_labels_and_the_linker():
     from pathlib import Path
     from thinc.api import Config
 
     root = Path(__file__).resolve().parents[2]
     ner = Config().from_disk(root / "configs" / "ner.cfg", interpolate=False)
-    assert ner["nlp"]["pipeline"][-1] == "repeated_mentions"
+    # the repeats get their PROTEIN/GENE label from the component after them (`nseen_protein_gene`), last
+    assert ner["nlp"]["pipeline"][-2:] == ["repeated_mentions", "protein_gene"]
     assert ner["components"]["repeated_mentions"] == {"factory": "nseen_repeated_mentions", "labels": ["PROTEIN", "GENE"],
                                                        "min_chars": 2}
+    assert ner["components"]["protein_gene"]["factory"] == "nseen_protein_gene"
     pipeline = Config().from_disk(root / "configs" / "pipeline.cfg", interpolate=False)
     names = pipeline["nlp"]["pipeline"]
-    assert names.index("repeated_mentions") == names.index("nseen_linker") - 1
+    assert names.index("repeated_mentions") == names.index("protein_gene") - 1 == names.index("nseen_linker") - 2
     assert pipeline["components"]["repeated_mentions"] == {"source": "${paths.ner_model}"}
+    assert pipeline["components"]["protein_gene"] == {"source": "${paths.ner_model}"}

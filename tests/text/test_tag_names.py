@@ -5,12 +5,13 @@ from spacy_nseen.text.tag_names import TAG_NAMES, is_tag_name
 
 
 @pytest.mark.parametrize("text", ["HA", "Flag", "FLAG", "GFP", "mCherry", " Myc ", "3xFlag", "6×His", "HA-tag",
-                                  "Flag tag", "HA‐tagged", "Cre"])
+                                  "Flag tag", "HA‐tagged", "Cre", "MS2", "24xMS2", "λN", "sfGFP", "mGFP"])
 def test_tags_reporters_and_tools_are_recognised(text):
     assert is_tag_name(text)
 
 
-@pytest.mark.parametrize("text", ["MYC", "Ha", "LC3", "HAX1", "tag", "3x", "", "GFP-LC3", "Myc-Max", "HA1"])
+@pytest.mark.parametrize("text", ["MYC", "Ha", "LC3", "HAX1", "tag", "3x", "", "GFP-LC3", "Myc-Max", "HA1", "MS2-HA",
+                                  "FKBP", "AID"])
 def test_proteins_and_fusions_are_not(text):
     assert not is_tag_name(text)  # `MYC` is the human gene; a fusion names its protein
 

@@ -30,7 +30,8 @@ import typer
 from wasabi import msg
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.linker.nil_decision import NilModel, expected_calibration_error, fit_platt
+from spacy_nseen.linker.settings import LinkerSettings
+from spacy_nseen.linker.nil_decision import NilModel, expected_calibration_error, fit_platt, tag_name_rows
 from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.organisms.cell_lines import CellLineTable
@@ -104,6 +105,15 @@ def collect(
                 out[kb]["nil"].append(int(not gold and all(":" not in i or i.split(":", 1)[0].islower() for i in m.ids)))
                 out[kb]["in_kb"].append(int(any(to_curie(i) in linker.reference_set for i in m.ids)))
     return {kb: {k: numpy.asarray(v) for k, v in parts.items()} for kb, parts in out.items()}
+
+
+def decided_probabilities(model: NilModel, settings: LinkerSettings, features: numpy.ndarray) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): the probabilities as the linker decides on them: the model's, and 0 for a tag name
+    where the linker never links one (`LinkerSettings.link_tag_names` off; `Fusion.verdicts`)."""
+    p = model.probabilities(features)
+    if not settings.link_tag_names:
+        p[tag_name_rows(features)] = 0.0
+    return p
 
 
 def link_prf(probabilities: numpy.ndarray, data: Dict[str, numpy.ndarray], threshold: float) -> Dict[str, float]:
@@ -199,10 +209,13 @@ def tune_nil(
     # One threshold for all reference sets (the probabilities are calibrated): the best F1 of right links on even docs.
     grid = [round(t, 2) for t in numpy.arange(0.0, 0.96, 0.01)]
 
+    def decided(kb: str, features: numpy.ndarray) -> numpy.ndarray:
+        return decided_probabilities(models[kb], linkers[kb].settings, features)
+
     def pooled_f(half: str, threshold: float) -> float:
         right = linked = gold = 0
         for kb, data in halves[half].items():
-            q = link_prf(models[kb].probabilities(data["features"]), data, threshold)
+            q = link_prf(decided(kb, data["features"]), data, threshold)
             right, linked, gold = right + q["right"], linked + q["linked"], gold + q["gold"]
         p, r = (right / linked if linked else 0.0), (right / gold if gold else 0.0)
         return 2 * p * r / (p + r) if p + r else 0.0
@@ -210,7 +223,7 @@ def tune_nil(
     def pooled(half: str, threshold: float) -> Dict[str, float]:
         right = linked = gold = nil = nil_unlinked = 0
         for kb, data in halves[half].items():
-            q = link_prf(models[kb].probabilities(data["features"]), data, threshold)
+            q = link_prf(decided(kb, data["features"]), data, threshold)
             right, linked, gold = right + q["right"], linked + q["linked"], gold + q["gold"]
             if q["nil_unlinked_share"] is not None:
                 nil += q["nil_mentions"]
@@ -241,7 +254,7 @@ def tune_nil(
                 "ece_before_recalibration": round(expected_calibration_error(raw, data["label"]), 4),
                 "ece": round(expected_calibration_error(p, data["label"]), 4),
                 "without_nil_decision": link_prf(numpy.ones(len(p)), data, 0.5),
-                "at_threshold": link_prf(p, data, threshold),
+                "at_threshold": link_prf(decided(kb, data["features"]), data, threshold),
             }
         metrics[half]["pooled_f_at_threshold"] = round(pooled_f(half, threshold), 4)
     metrics["threshold"] = threshold
