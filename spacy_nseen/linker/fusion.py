@@ -132,7 +132,7 @@ class Fusion:
     def verdicts(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
                  contexts: Optional[Sequence[Optional[OrganismContext]]], threshold: float) -> List[Verdict]:
         """The decision on ranked results: per mention, the probability, the link's score and whether the best
-        entity is kept at `threshold` (see `signals.base.verdict`); with `link_tag_names` off, a tag name's never is."""
+        entity is kept at `threshold` (see `signals.base.verdict`); with `link_tag_names` off, a tag name is never kept."""
         probabilities = self.probabilities(mentions, results, contexts)
         out = [verdict(candidates, None if probabilities is None else float(probabilities[i]), threshold)
                for i, candidates in enumerate(results)]
