@@ -140,7 +140,7 @@ class ProteinGeneLabeler:
                 caption = self.caption_score(doc) if caption is None else caption
                 label = self.label_of(ent, caption)
                 if label != ent.label_:
-                    ents[i] = Span(doc, ent.start, ent.end, label=label, kb_id=ent.kb_id)
+                    ents[i] = Span(doc, ent.start, ent.end, label=label, kb_id=ent.kb_id, span_id=ent.id)
                     changed = True
         if changed:
             doc.ents = ents

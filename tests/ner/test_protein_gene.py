@@ -75,6 +75,14 @@ def test_trained_it_gives_the_label_of_the_context_and_keeps_the_spans(trained):
     assert labeler.gene_probability(gene, 0, 1) > 0.7 and labeler.gene_probability(protein, 0, 1) < 0.3
 
 
+def test_a_relabelled_entity_keeps_its_kb_id_and_its_id(trained):
+    nlp, labeler = trained
+    doc = nlp.make_doc(GENE_CONTEXTS[1].format("Vps34"))
+    doc.ents = [Span(doc, 0, 1, label=PROTEIN, kb_id="UniProt:Q8NEB9", span_id="ruler-7")]
+    ent = labeler(doc).ents[0]
+    assert (ent.label_, ent.kb_id_, ent.id_) == (GENE, "UniProt:Q8NEB9", "ruler-7")
+
+
 def test_an_unsure_labeler_keeps_the_ners_label(trained):
     nlp, labeler = trained
     doc = _doc(nlp, GENE_CONTEXTS[1], "Vps34", PROTEIN)
