@@ -112,13 +112,18 @@ class ProteinGeneLabeler:
         caption (Optional[float]): `caption_score(doc)`, when the caller has it (one per doc).
         """
         caption = self.caption_score(doc) if caption is None else caption
-        columns = hashed(entity_features(doc, start, end, with_caption=False), self.n_features)
-        z = float(self.weights[columns].sum()) + caption
+        z = float(self.weights[self._entity_columns(doc, start, end)].sum()) + caption
         return 1.0 / (1.0 + numpy.exp(-numpy.clip(z, -30.0, 30.0)))
 
     def caption_score(self, doc: Doc) -> float:
         """RETURNS (float): the part of an entity's logit that the caption's bag of words gives (the same for all)."""
-        return float(self.weights[hashed(caption_features(doc), self.n_features)].sum())
+        return float(self.weights[self._caption_columns(doc)].sum())
+
+    def _entity_columns(self, doc: Doc, start: int, end: int) -> numpy.ndarray:
+        return hashed(entity_features(doc, start, end, with_caption=False), self.n_features)
+
+    def _caption_columns(self, doc: Doc) -> numpy.ndarray:
+        return hashed(caption_features(doc), self.n_features)
 
     def label_of(self, ent: Span, caption: Optional[float] = None) -> str:
         """RETURNS (str): the label the component gives a PROTEIN or GENE entity (its own if unsure)."""
@@ -163,10 +168,12 @@ class ProteinGeneLabeler:
         loss = 0.0
         for eg in examples:
             doc = eg.reference
+            caption: Optional[numpy.ndarray] = None  # the caption's columns, shared by its entities
             for ent in doc.ents:
                 if ent.label_ not in (PROTEIN, GENE):
                     continue
-                columns = hashed(entity_features(doc, ent.start, ent.end), self.n_features)
+                caption = self._caption_columns(doc) if caption is None else caption
+                columns = numpy.concatenate([self._entity_columns(doc, ent.start, ent.end), caption])
                 z = float(numpy.clip(self._weights[columns].sum(), -30.0, 30.0))
                 p = 1.0 / (1.0 + numpy.exp(-z))
                 y = 1.0 if ent.label_ == GENE else 0.0
