@@ -5,6 +5,8 @@ that binds it). Character and word similarities rank it high for the bare mentio
 whole plus one word, but a biologist reads it as a different molecule. `relational_extension` tells whether a
 name is the mention plus such a head; the fusion's relational-name signal lowers the score of those names.
 Heads that usually restate what the mention already is (`Akt kinase`, `Raf kinase`) are not in the list.
+A protein *like* the mention, a protease *for* it, or a fusion of it (`Ub-like protein`,
+`Ub-specific protease 30`, `UB fusion protein 1`: UFD1 for `Ub`) is another molecule too.
 """
 import re
 from typing import FrozenSet
@@ -17,6 +19,7 @@ RELATIONAL_HEADS: FrozenSet[str] = frozenset({
     "binding factor", "interacting factor", "associated factor", "activating protein", "activating enzyme",
     "converting enzyme", "cleaving enzyme", "kinase kinase", "inducible protein", "induced protein",
     "regulated protein", "responsive protein", "receptor kinase", "receptor ligand", "receptor antagonist",
+    "like protein", "specific protease", "specific peptidase", "fusion protein",
 })
 # A trailing member number, letter or Greek letter of the related name (`… interacting protein 1`,
 # `… receptor 2A`, `NF-kappa-B inhibitor alpha`).

@@ -12,6 +12,10 @@ from spacy_nseen.text.relational_names import leading_word, normalized, relation
     ("TNF", "TNF receptor 2A"),
     ("MAPK", "MAPK kinase kinase"),
     ("ubiquitin", "Ubiquitin ligase"),
+    ("Ub", "UB fusion protein 1"),                  # UFD1, not ubiquitin
+    ("Ub", "Ub-specific protease 30"),              # USP30
+    ("Ub", "Ub-specific peptidase 8"),
+    ("lysozyme", "Lysozyme-like protein 1"),
 ])
 def test_a_relational_head_after_the_mention_is_another_molecule(mention, name):
     assert relational_extension(mention, name)
@@ -24,6 +28,7 @@ def test_a_relational_head_after_the_mention_is_another_molecule(mention, name):
     ("Raf", "Raf proto-oncogene"),
     ("EGF", "EGFR"),                             # no word boundary
     ("LC3", "Lc3 synthase related protein"),     # more than a head after the mention
+    ("ubiquitin", "Ubiquitin-like protein ISG15 fusion"),  # more than a head after the mention
     ("", "receptor"),
     ("  ", "   receptor"),
 ])
