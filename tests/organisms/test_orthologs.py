@@ -147,3 +147,32 @@ def test_a_fuzzy_candidate_of_another_organism_lends_its_score_to_the_ortholog(r
     assert list(exact_own[1]) == pytest.approx([0.8, 0.5])
     weak = signal.with_orthologs([rat_alias], numpy.asarray([0.8], numpy.float32), {}, OrganismContext(HUMAN, 0.1))
     assert weak[0] == [rat_alias] and weak[2] == {}
+
+
+WNT_ROWS = [
+    ("UniProt:P56704", "Protein Wnt-3a", "recommended"),
+    ("UniProt:P56704", "WNT3A", "gene_primary"),
+    ("UniProt:P27467", "Protein Wnt-3a", "recommended"),
+    ("UniProt:P27467", "Wnt3a", "gene_primary"),
+    ("UniProt:P27467", "Wnt-3a", "gene_synonym"),
+]
+WNT_TAXA = {"UniProt:P56704": HUMAN, "UniProt:P27467": MOUSE}
+
+
+def test_an_ortholog_that_matches_only_loosely_takes_the_strict_match_of_its_source(toy_encoder: Model) -> None:
+    reference = ReferenceSet.from_rows(WNT_ROWS, WNT_TAXA)
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=5, seed=0)
+    linker = linker.with_settings(replace(linker.settings, organism_orthologs=True))
+    # `Wnt-3a` is a name of mouse Wnt3a as written, of human WNT3A only without its hyphen and case
+    best_tier: dict = {}
+    for row, tier in linker.exact_names.lookup("Wnt-3a").items():
+        kb_id = reference.kb_ids[int(reference.name_entity[row])]
+        best_tier[kb_id] = max(tier, best_tier.get(kb_id, 0))
+    assert best_tier == {"UniProt:P27467": 2, "UniProt:P56704": 1}
+    human = linker.link(["Wnt-3a"], top_k=2, organisms=[OrganismContext(HUMAN, 0.95)])[0]
+    assert [c.kb_id for c in human] == ["UniProt:P56704", "UniProt:P27467"]
+    mouse = linker.link(["Wnt-3a"], top_k=2, organisms=[OrganismContext(MOUSE, 0.95)])[0]
+    assert [c.kb_id for c in mouse] == ["UniProt:P27467", "UniProt:P56704"]
+    without = linker.with_settings(replace(linker.settings, organism_orthologs=False))
+    assert [c.kb_id for c in without.link(["Wnt-3a"], top_k=2, organisms=[OrganismContext(HUMAN, 0.95)])[0]] == [
+        "UniProt:P27467", "UniProt:P56704"]

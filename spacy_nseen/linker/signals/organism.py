@@ -35,13 +35,14 @@ class OrganismSignal:
         (when the assignment's confidence reaches `min_confidence`): papers name a gene the same way in every
         organism, so a name of mouse Il2ra that fits `IL-2Rα` best is evidence for human IL2RA too.
         - An exact match brings its ortholog's gene-symbol row as an exact match of the same tier and kind, with
-          the same score (a row already in the pool keeps its own keys).
+          the same score (a row already in the pool keeps its own keys, unless it matches exactly at a lower tier
+          or not at all: then it takes the source's keys).
         - Another name lends its score to its ortholog's gene-symbol row: added to the pool, or, when that row
           is already a candidate with a lower score and is no exact match, its score raised to the source's.
         The organism rank key and bonus then prefer the assigned organism's entity.
 
         RETURNS: the pool and its scores (a new array whenever the assignment is confident enough), and the source
-            name row of each added row.
+            name row of each added or re-keyed row.
         """
         if (self.orthologs is None or self.entity_taxa is None or context is None
                 or context.taxon is None or context.confidence < self.min_confidence):
@@ -64,13 +65,16 @@ class OrganismSignal:
                 own = position[ortholog]
                 if not tier and not exact.get(ortholog) and score > scores[own]:
                     scores[own] = score
-                continue
+                if tier <= exact.get(ortholog, 0):
+                    continue
+                # an exact match of a higher tier than the row's own (`Wnt-3a` matches mouse `Wnt-3a` strictly,
+                # human `WNT3A` only loosely): the row takes the source's keys
             key = (tier, score)
             if ortholog not in best or key > best[ortholog]:
                 best[ortholog], sources[ortholog] = key, row
         if not sources:
             return pool, scores, {}
-        rows = list(sources)
+        rows = [row for row in sources if row not in position]
         scores = numpy.concatenate([scores, numpy.asarray([best[row][1] for row in rows], dtype=numpy.float32)])
         return pool + rows, scores, sources
 
