@@ -1,0 +1,119 @@
+"""Would splitting glued lower-case words (`hippocampaldendrites`, `miceblastocysts`) align more Bio-ID mentions?
+
+A simulation, not a tokenizer: each token of the NER model's tokenizer that is letters only (lower case, or one
+capital then lower case), at least `min_length` long and not itself a word of the training captions, is cut into
+the fewest words of the training captions (each seen at least `min_count` times, at least `min_piece` letters;
+ties: the more frequent words). It counts the gold mentions whose ends fall on token boundaries before and after,
+and the mentions a cut would break (results/ner/experiments/README.md, "Glued words").
+
+    python -m training.experiments.glued_word_split training_output/ner/model-best corpus/ner/dev.spacy \\
+        --captions corpus/sources/bioid/captions.tsv.gz --mentions corpus/sources/bioid/mentions.tsv.gz
+
+The word counts come from the captions of the mentions file that are not in the scored DocBin (for the dev
+articles: the training captions), so the scored articles' words are never used.
+"""
+import math
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+
+import spacy
+import typer
+from spacy.tokens import DocBin
+
+from training.common.bioid import read_captions
+
+LABELS = frozenset({"protein", "gene", "chemical", "organism", "cell", "tissue", "subcellular"})
+_WORDS = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])")
+_GLUABLE = re.compile(r"[A-Za-z][a-z]+")
+app = typer.Typer(add_completion=False)
+
+
+def word_counts(texts: Iterable[str]) -> Counter:
+    """RETURNS (Counter): lower-cased letter-only words of the texts and how often each occurs."""
+    return Counter(w.lower() for text in texts for w in _WORDS.findall(text))
+
+
+def split_points(token: str, counts: Mapping[str, int], min_count: int = 5, min_piece: int = 3,
+                 min_length: int = 7) -> Optional[List[int]]:
+    """The offsets at which a glued token is cut into known words (the fewest pieces; ties: the more frequent
+    words), or None when it is not cut (too short, not letters only, a known word, or no cut into known words)."""
+    low = token.lower()
+    n = len(low)
+    if n < min_length or not _GLUABLE.fullmatch(token) or counts.get(low, 0) >= min_count:
+        return None
+    best: List[Optional[Tuple[int, float, List[int]]]] = [None] * (n + 1)
+    best[0] = (0, 0.0, [])
+    for i in range(n):
+        here = best[i]
+        if here is None:
+            continue
+        for j in range(i + min_piece, n + 1):
+            count = counts.get(low[i:j], 0)
+            if count < min_count:
+                continue
+            candidate = (here[0] + 1, here[1] - math.log(count), here[2] + [j])
+            there = best[j]
+            if there is None or candidate[:2] < there[:2]:
+                best[j] = candidate
+    end = best[n]
+    if end is None or end[0] < 2:
+        return None
+    return end[2][:-1]
+
+
+def alignment_counts(nlp, captions, counts: Mapping[str, int], **kwargs: int) -> Dict[str, object]:
+    """Count the gold mentions (of the NER's types) misaligned before and after the cuts, and those a cut breaks."""
+    n = before = after = broken = 0
+    broken_texts: Counter = Counter()
+    cut_tokens: Counter = Counter()
+    for caption in captions:
+        doc = nlp.make_doc(caption.text)
+        bounds = {t.idx for t in doc} | {t.idx + len(t) for t in doc}
+        cuts = set()
+        for token in doc:
+            points = split_points(token.text, counts, **kwargs)
+            if points:
+                cut_tokens[token.text] += 1
+                cuts.update(token.idx + p for p in points)
+        for m in caption.mentions:
+            if m.entity_type not in LABELS:
+                continue
+            n += 1
+            aligned = m.start in bounds and m.end in bounds
+            inside = any(m.start < c < m.end for c in cuts)
+            aligned_after = (m.start in bounds or m.start in cuts) and (m.end in bounds or m.end in cuts) and not inside
+            before += not aligned
+            after += not aligned_after
+            if aligned and inside:
+                broken += 1
+                broken_texts[m.text] += 1
+    return {"mentions": n, "misaligned_before": before, "misaligned_after": after, "newly_broken": broken,
+            "broken": broken_texts.most_common(10), "tokens_cut": sum(cut_tokens.values()),
+            "most_cut": cut_tokens.most_common(10)}
+
+
+@app.command()
+def main(model: Path = typer.Argument(..., help="A pipeline whose tokenizer is scored (the NER model)"),
+         scored: Path = typer.Argument(..., help="DocBin of the scored captions (corpus/ner/dev.spacy)"),
+         captions: Path = typer.Option(..., "--captions", help="Bio-ID captions TSV"),
+         mentions: Path = typer.Option(..., "--mentions", help="Bio-ID mentions TSV"),
+         min_count: int = typer.Option(5, "--min-count", help="Times a word must occur in the other captions"),
+         ) -> None:
+    """Print the alignment counts of the scored captions and of the other captions."""
+    nlp = spacy.load(model, exclude=["name_features", "tok2vec", "ner", "organism_ruler", "chemical_gazetteer",
+                                     "repeated_mentions", "protein_gene"])
+    scored_texts = {doc.text for doc in DocBin().from_disk(scored).get_docs(nlp.vocab)}
+    everything = read_captions(captions, mentions)
+    held_out = [c for c in everything if c.text in scored_texts]
+    others = [c for c in everything if c.text not in scored_texts]
+    if not held_out:
+        raise typer.BadParameter(f"no caption of {captions} is in {scored}")
+    counts = word_counts(c.text for c in others)
+    for name, group in (("scored", held_out), ("other", others)):
+        typer.echo(f"{name}: {alignment_counts(nlp, group, counts, min_count=min_count)}")
+
+
+if __name__ == "__main__":
+    app()
