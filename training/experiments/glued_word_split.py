@@ -7,10 +7,11 @@ ties: the more frequent words). It counts the gold mentions whose ends fall on t
 and the mentions a cut would break (results/ner/experiments/README.md, "Glued words").
 
     python -m training.experiments.glued_word_split training_output/ner/model-best corpus/ner/dev.spacy \\
-        --captions corpus/sources/bioid/captions.tsv.gz --mentions corpus/sources/bioid/mentions.tsv.gz
+        --train corpus/ner/train.spacy
 
-The word counts come from the captions of the mentions file that are not in the scored DocBin (for the dev
-articles: the training captions), so the scored articles' words are never used.
+The mentions are the Bio-ID mentions `training.ner.ner_corpus` keeps with each doc (`doc.user_data["mentions"]`, of
+the types of its labels, as `training.ner.ner_report` counts them); the word counts come from the training
+captions only, so the scored articles' words are never used.
 """
 import math
 import re
@@ -20,11 +21,11 @@ from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 import spacy
 import typer
-from spacy.tokens import DocBin
+from spacy.language import Language
+from spacy.tokens import Doc, DocBin
 
-from training.common.bioid import read_captions
+from training.ner.ner_corpus import DEFAULT_LABELS, parse_labels
 
-LABELS = frozenset({"protein", "gene", "chemical", "organism", "cell", "tissue", "subcellular"})
 _WORDS = re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])")
 _GLUABLE = re.compile(r"[A-Za-z][a-z]+")
 app = typer.Typer(add_completion=False)
@@ -63,13 +64,16 @@ def split_points(token: str, counts: Mapping[str, int], min_count: int = 5, min_
     return end[2][:-1]
 
 
-def alignment_counts(nlp, captions, counts: Mapping[str, int], **kwargs: int) -> Dict[str, object]:
-    """Count the gold mentions (of the NER's types) misaligned before and after the cuts, and those a cut breaks."""
+def alignment_counts(nlp: Language, docs: Iterable[Doc], counts: Mapping[str, int], types: Iterable[str],
+                     **kwargs: int) -> Dict[str, object]:
+    """Count the Bio-ID mentions of `types` (`doc.user_data["mentions"]`) misaligned with `nlp`'s tokens before and
+    after the cuts, and those a cut breaks."""
+    types = frozenset(types)
     n = before = after = broken = 0
     broken_texts: Counter = Counter()
     cut_tokens: Counter = Counter()
-    for caption in captions:
-        doc = nlp.make_doc(caption.text)
+    for gold in docs:
+        doc = nlp.make_doc(gold.text)
         bounds = {t.idx for t in doc} | {t.idx + len(t) for t in doc}
         cuts = set()
         for token in doc:
@@ -77,42 +81,43 @@ def alignment_counts(nlp, captions, counts: Mapping[str, int], **kwargs: int) ->
             if points:
                 cut_tokens[token.text] += 1
                 cuts.update(token.idx + p for p in points)
-        for m in caption.mentions:
-            if m.entity_type not in LABELS:
+        for start, end, entity_type, *_ in gold.user_data.get("mentions", []):
+            if entity_type not in types:
                 continue
+            start, end = int(start), int(end)
             n += 1
-            aligned = m.start in bounds and m.end in bounds
-            inside = any(m.start < c < m.end for c in cuts)
-            aligned_after = (m.start in bounds or m.start in cuts) and (m.end in bounds or m.end in cuts) and not inside
+            aligned = start in bounds and end in bounds
+            inside = any(start < c < end for c in cuts)
+            aligned_after = (start in bounds or start in cuts) and (end in bounds or end in cuts) and not inside
             before += not aligned
             after += not aligned_after
             if aligned and inside:
                 broken += 1
-                broken_texts[m.text] += 1
+                broken_texts[gold.text[start:end]] += 1
     return {"mentions": n, "misaligned_before": before, "misaligned_after": after, "newly_broken": broken,
             "broken": broken_texts.most_common(10), "tokens_cut": sum(cut_tokens.values()),
             "most_cut": cut_tokens.most_common(10)}
 
 
+def _components(model: Path) -> List[str]:
+    """RETURNS (List[str]): the model's components, all left out on load (only its tokenizer is read)."""
+    return list(spacy.util.load_config(Path(model) / "config.cfg")["nlp"]["pipeline"])
+
+
 @app.command()
 def main(model: Path = typer.Argument(..., help="A pipeline whose tokenizer is scored (the NER model)"),
          scored: Path = typer.Argument(..., help="DocBin of the scored captions (corpus/ner/dev.spacy)"),
-         captions: Path = typer.Option(..., "--captions", help="Bio-ID captions TSV"),
-         mentions: Path = typer.Option(..., "--mentions", help="Bio-ID mentions TSV"),
-         min_count: int = typer.Option(5, "--min-count", help="Times a word must occur in the other captions"),
+         train: Path = typer.Option(..., "--train", help="DocBin of the training captions: the word counts"),
+         labels: str = typer.Option(DEFAULT_LABELS, help="type=LABEL pairs (as ner_corpus): the mention types counted"),
+         min_count: int = typer.Option(5, "--min-count", help="Times a word must occur in the training captions"),
          ) -> None:
-    """Print the alignment counts of the scored captions and of the other captions."""
-    nlp = spacy.load(model, exclude=["name_features", "tok2vec", "ner", "organism_ruler", "chemical_gazetteer",
-                                     "repeated_mentions", "protein_gene"])
-    scored_texts = {doc.text for doc in DocBin().from_disk(scored).get_docs(nlp.vocab)}
-    everything = read_captions(captions, mentions)
-    held_out = [c for c in everything if c.text in scored_texts]
-    others = [c for c in everything if c.text not in scored_texts]
-    if not held_out:
-        raise typer.BadParameter(f"no caption of {captions} is in {scored}")
-    counts = word_counts(c.text for c in others)
-    for name, group in (("scored", held_out), ("other", others)):
-        typer.echo(f"{name}: {alignment_counts(nlp, group, counts, min_count=min_count)}")
+    """Print the alignment counts of the scored captions and of the training captions."""
+    nlp = spacy.load(model, exclude=_components(model))
+    types = parse_labels(labels)
+    train_docs = list(DocBin().from_disk(train).get_docs(nlp.vocab))
+    counts = word_counts(d.text for d in train_docs)
+    for name, docs in (("scored", DocBin().from_disk(scored).get_docs(nlp.vocab)), ("train", train_docs)):
+        typer.echo(f"{name}: {alignment_counts(nlp, docs, counts, types, min_count=min_count)}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,5 @@
 """The glued-word simulation cuts unknown letter-only tokens into known words, and counts alignment."""
 from collections import Counter
-from types import SimpleNamespace
 
 import spacy
 
@@ -30,11 +29,10 @@ def test_known_short_or_unsplittable_tokens_are_kept():
 
 def test_alignment_counts_before_after_and_broken():
     nlp = spacy.blank("en")
-    text = "hippocampaldendrites of mice"
-    mention = lambda start, end, kind="tissue": SimpleNamespace(start=start, end=end, entity_type=kind,  # noqa: E731
-                                                                text=text[start:end])
-    caption = SimpleNamespace(text=text, mentions=[mention(0, 11), mention(11, 20, "subcellular"), mention(24, 28, "organism"),
-                                                   mention(0, 4, "drug")])
-    out = alignment_counts(nlp, [caption], COUNTS)
+    doc = nlp.make_doc("hippocampaldendrites of mice")
+    # the Bio-ID mentions as ner_corpus keeps them: (start, end, type, ids)
+    doc.user_data["mentions"] = [(0, 11, "tissue", ()), (11, 20, "subcellular", ()), (24, 28, "organism", ()),
+                                 (0, 4, "drug", ())]
+    out = alignment_counts(nlp, [doc], COUNTS, {"tissue", "subcellular", "organism"})
     assert (out["mentions"], out["misaligned_before"], out["misaligned_after"], out["newly_broken"]) == (3, 2, 0, 0)
     assert out["tokens_cut"] == 1
