@@ -67,6 +67,11 @@ def entity_features(doc: Doc, start: int, end: int, *, with_caption: bool = True
     return out
 
 
+def logistic(z: float) -> float:
+    """RETURNS (float): σ(z), with z clipped to [−30, 30]: the probability of GENE for a logit."""
+    return float(1.0 / (1.0 + numpy.exp(-numpy.clip(z, -30.0, 30.0))))
+
+
 def hashed(features: Iterable[str], n_features: int) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): int64, each feature's column (CRC-32 of its UTF-8 text, modulo `n_features`)."""
     return numpy.fromiter((zlib.crc32(f.encode("utf8")) % n_features for f in features), dtype=numpy.int64)
@@ -112,8 +117,7 @@ class ProteinGeneLabeler:
         caption (Optional[float]): `caption_score(doc)`, when the caller has it (one per doc).
         """
         caption = self.caption_score(doc) if caption is None else caption
-        z = float(self.weights[self._entity_columns(doc, start, end)].sum()) + caption
-        return 1.0 / (1.0 + numpy.exp(-numpy.clip(z, -30.0, 30.0)))
+        return logistic(float(self.weights[self._entity_columns(doc, start, end)].sum()) + caption)
 
     def caption_score(self, doc: Doc) -> float:
         """RETURNS (float): the part of an entity's logit that the caption's bag of words gives (the same for all)."""
@@ -174,8 +178,7 @@ class ProteinGeneLabeler:
                     continue
                 caption = self._caption_columns(doc) if caption is None else caption
                 columns = numpy.concatenate([self._entity_columns(doc, ent.start, ent.end), caption])
-                z = float(numpy.clip(self._weights[columns].sum(), -30.0, 30.0))
-                p = 1.0 / (1.0 + numpy.exp(-z))
+                p = logistic(float(self._weights[columns].sum()))
                 y = 1.0 if ent.label_ == GENE else 0.0
                 loss -= float(numpy.log(p if y else 1.0 - p) if 0.0 < p < 1.0 else 0.0)
                 step = self.learn_rate * (p - y)
