@@ -11,6 +11,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from .cell_lines import CellLineTable
 from .lexicon import FISSION_YEAST, YEAST, YEAST_DELETION, SpeciesHit, find_species_words
 
+# Words of both yeasts' papers: they name budding yeast unless the text or its context names fission yeast
+EITHER_YEAST_WORDS = frozenset({"yeast", "yeasts"})
 # A sentence ends at . ! ? ; followed by a space, and a caption panel starts at "(A) ", "B, " ...
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-Za-z])*\)\s)")
 _WORD = re.compile(r"[^\W_]+")
@@ -57,18 +59,26 @@ class TextEvidence:
         return cls(text, hits, starts)
 
     def named_taxa(self) -> Set[int]:
-        """RETURNS (Set[int]): the taxa a word, cell line or genotype of the text names, yeast deletions left out
-        (they do not tell budding from fission yeast)."""
-        return {h.taxon for h in self.hits if not h.label.startswith(YEAST_DELETION)}
+        """RETURNS (Set[int]): the taxa a word, cell line or genotype of the text names, left out what does not tell
+        budding from fission yeast (yeast deletions, the bare word `yeast`)."""
+        return {h.taxon for h in self.hits if not self.either_yeast(h)}
+
+    def either_yeast(self, hit: SpeciesHit) -> bool:
+        """Whether a budding yeast hit is one that fission yeast papers write too: a deletion (`red1Δ`) or the
+        bare word `yeast`/`yeasts`."""
+        return hit.taxon == YEAST and (hit.label.startswith(YEAST_DELETION)
+                                       or self.text[hit.start:hit.end].lower() in EITHER_YEAST_WORDS)
 
     def names_fission_yeast(self) -> bool:
-        """Whether a word of the text names fission yeast and none names budding yeast (`S. pombe`, `fission yeast`)."""
+        """Whether the text names fission yeast (`S. pombe`, `fission yeast`, an allele `ura4+`) and nothing that only
+        budding yeast is (`S. cerevisiae`)."""
         named = self.named_taxa()
         return FISSION_YEAST in named and YEAST not in named
 
     def in_fission_yeast(self) -> "TextEvidence":
-        """RETURNS (TextEvidence): the same hits, the yeast deletions (`red1Δ`) counted for fission yeast."""
-        hits = [SpeciesHit(h.start, h.end, FISSION_YEAST, h.strength, h.label) if h.label.startswith(YEAST_DELETION)
+        """RETURNS (TextEvidence): the same hits, the yeast deletions (`red1Δ`) and the word `yeast` counted for
+        fission yeast."""
+        hits = [SpeciesHit(h.start, h.end, FISSION_YEAST, h.strength, h.label) if self.either_yeast(h)
                 else h for h in self.hits]
         return TextEvidence(self.text, hits, self.sentence_starts, self.hit_sentences)
 

@@ -185,9 +185,15 @@ GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE, "
 # and knockouts `Atg5−/−` of mouse genetics. A yeast deletion names budding yeast unless the text or its context
 # names fission yeast, whose genetics writes them the same way (`evidence.TextEvidence.in_fission_yeast`).
 YEAST_DELETION = "yeast deletion"
+FISSION_ALLELE = "fission yeast allele"
 GENOTYPES: Tuple[Tuple[Tuple[str, ...], Pattern[str], int, float, str], ...] = (
     (("Δ", "∆", "delta"), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
      YEAST_DELETION),
+    # fission yeast genetics writes a wild-type allele with a `+` (`ura4+`, `mei4+`), which budding yeast does not
+    # (`URA3`), and names ORFs `SPBC16A3.01`, `SPAC23C11.06c`
+    (("+",), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}\+(?![+/\d])"), FISSION_YEAST, 0.8, FISSION_ALLELE),
+    (("SP",), re.compile(r"(?<![\w.])SP[ABC][A-Z0-9]{1,8}\.\d{2}c?(?![\w.])"), FISSION_YEAST, 1.0,
+     "S. pombe systematic name"),
     (("/f", "flox"), re.compile(r"(?<![A-Za-z])(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),
     (("/−", "/-", "/–"), re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[−–-]/[−–-]|\+/[−–-])"), MOUSE, 0.4,
      "knockout"),

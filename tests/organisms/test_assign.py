@@ -122,3 +122,8 @@ def test_a_yeast_deletion_counts_for_fission_yeast_where_the_text_or_its_article
     # the text itself names budding yeast: no context makes its deletion fission yeast's
     assert with_figure("S. cerevisiae " + text, ["Fission yeast strains."]) == 559292
     assert taxon("S. cerevisiae " + text, ["Fission yeast strains."]) == 559292
+
+    # fission yeast genetics without the organism's name: alleles written `mei4+` in the article
+    assert taxon(text, ["RT-PCR of mei4+, ssm4+ and rec8+ in red1Δ cells."]) == 284812
+    assert taxon("Yeast cells expressing red1.", ["RT-PCR of mei4+, ssm4+ and rec8+."]) == 284812
+    assert taxon("Yeast cells expressing red1.") == 559292  # the word alone: budding yeast, as before

@@ -23,3 +23,12 @@ def test_is_near():
     near_akt = [h.label for h in ev.hits if ev.is_near(h, *akt, max_words=3)]
     assert near_p53 == ["word 'mouse'", "word 'human'"]
     assert near_akt == ["word 'rat'", "word 'mouse'"]  # before it, and right after it in parentheses
+
+
+def test_fission_yeast_alleles_make_the_yeast_words_and_deletions_fission_yeast_evidence():
+    text = "Yeast cells with red1Δ; RT-PCR of mei4+ and ssm4+."
+    ev = TextEvidence.from_text(text)
+    assert ev.names_fission_yeast()  # the bare word `yeast` names neither yeast on its own
+    assert set(ev.in_fission_yeast().counts()) == {284812}
+    budding = TextEvidence.from_text("S. cerevisiae cells with red1Δ; mei4+ and ssm4+.")
+    assert not budding.names_fission_yeast()  # a budding yeast name keeps the text budding yeast's

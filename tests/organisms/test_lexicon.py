@@ -44,6 +44,16 @@ def test_genotypes():
     assert taxa("PS1−/− neurons") == [MOUSE]
 
 
+def test_fission_yeast_notations():
+    fission = 284812
+    # a wild-type allele with a `+` and S. pombe systematic names are fission yeast genetics
+    assert taxa("RT-PCR of crs1+, mug9+ and SPBPB2B2.03c; SPAC23C11.06c") == [fission] * 4
+    assert taxa("mcp5+indicates") == [fission]  # glued to the next word, as stripped text reads
+    # not: a heterozygous allele, marker-positive cells of capitalised genes, two signs, a longer word
+    assert taxa("Trp53+/− mice") == [MOUSE, MOUSE]
+    assert taxa("CD4+ T cells, Lgr5+ cells, ura4++, nestin1+") == []
+
+
 def test_cased_codes():
     assert taxa("hsa-miR-21") == [HUMAN]
     assert taxa("HSA") == []
