@@ -132,16 +132,9 @@ class OrganismAssigner:
                                       s.ambiguous_cell_line_strength)
 
     def article_counts(self, texts: Iterable[str]) -> Dict[int, float]:
-        """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context); a text that
-        names fission yeast counts its yeast deletions for it."""
-        out: Dict[int, float] = {}
-        for text in texts:
-            evidence = self.scan(text)
-            if evidence.names_fission_yeast():
-                evidence = evidence.in_fission_yeast()
-            for taxon, value in evidence.counts().items():
-                out[taxon] = out.get(taxon, 0.0) + value
-        return out
+        """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context), as
+        `context_counts` counts them."""
+        return context_counts([self.scan(text) for text in texts])
 
     def assign(self, doc: Any, spans: Optional[Sequence[Any]] = None, *,
                organisms: Optional[Sequence[int]] = None, article_texts: Optional[Iterable[str]] = None,
@@ -183,6 +176,8 @@ class OrganismAssigner:
             article_counts = self.article_counts(article_texts) if article_texts is not None else {}
         if figure_counts is None:
             figure_counts = self.article_counts(figure_texts) if figure_texts is not None else {}
+        if _fission_article(article_counts) and figure_counts.get(YEAST):
+            figure_counts = _yeast_as_fission(figure_counts)  # the figure's panels are of the same article
         user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
         evidence = self.scan(text, skip=offsets)
         if evidence.names_fission_yeast() or (
@@ -279,6 +274,37 @@ class OrganismAssigner:
         if excluded is not None:
             evidence.append(f"best organism {excluded} is not among the allowed organisms")
         return SpanOrganism(best, evidence, {t: round(v, 4) for t, v in totals.items()}, excluded)
+
+
+def context_counts(evidences: Sequence[TextEvidence]) -> Dict[int, float]:
+    """Hit strength per taxon summed over the scanned texts of a context (an article, a figure's panels).
+
+    A text that names fission yeast counts its yeast deletions and the word `yeast` for it, and so does every
+    text when the texts together name fission yeast and never budding yeast alone (an S. pombe article whose
+    `red1Δ` caption says only "yeast").
+    RETURNS (Dict[int, float]): taxon → summed strength.
+    """
+    named = set().union(*(evidence.named_taxa() for evidence in evidences))
+    fission_context = FISSION_YEAST in named and YEAST not in named
+    out: Dict[int, float] = {}
+    for evidence in evidences:
+        if fission_context or evidence.names_fission_yeast():
+            evidence = evidence.in_fission_yeast()
+        for taxon, value in evidence.counts().items():
+            out[taxon] = out.get(taxon, 0.0) + value
+    return out
+
+
+def _fission_article(counts: Mapping[int, float]) -> bool:
+    """Whether context counts (`context_counts`) are of a fission yeast article: fission yeast and no budding yeast."""
+    return counts.get(FISSION_YEAST, 0.0) > 0 and not counts.get(YEAST, 0.0)
+
+
+def _yeast_as_fission(counts: Mapping[int, float]) -> Dict[int, float]:
+    """RETURNS (Dict[int, float]): the counts with budding yeast's moved to fission yeast."""
+    out = {t: v for t, v in counts.items() if t != YEAST}
+    out[FISSION_YEAST] = out.get(FISSION_YEAST, 0.0) + counts.get(YEAST, 0.0)
+    return out
 
 
 def _fission_context(counts: Mapping[int, float]) -> bool:

@@ -127,3 +127,17 @@ def test_a_yeast_deletion_counts_for_fission_yeast_where_the_text_or_its_article
     assert taxon(text, ["RT-PCR of mei4+, ssm4+ and rec8+ in red1Δ cells."]) == 284812
     assert taxon("Yeast cells expressing red1.", ["RT-PCR of mei4+, ssm4+ and rec8+."]) == 284812
     assert taxon("Yeast cells expressing red1.") == 559292  # the word alone: budding yeast, as before
+
+
+def test_an_s_pombe_article_makes_every_yeast_deletion_and_yeast_word_of_its_texts_fission_yeast():
+    from spacy_nseen.organisms.assign import context_counts
+
+    assigner = OrganismAssigner()
+    article = ["Yeast cells with red1Δ.", "RT-PCR of mei4+ and ssm4+ in red1Δ cells."]
+    # the texts together show fission yeast genetics and no budding yeast name: all of it is fission yeast's
+    assert set(context_counts([assigner.scan(t) for t in article])) == {284812}
+    assert set(context_counts([assigner.scan(t) for t in article + ["S. cerevisiae RED1"]])) >= {559292, 284812}
+    # the figure's other panels say only "yeast"; the article makes them fission yeast, for the doc as for the span
+    text = "B, red1Δ cells grow slowly."
+    result = assigner.assign_text(text, [(3, 7)], article_texts=article, figure_texts=["A, Yeast cells."])
+    assert result.spans[0].taxon == 284812 and result.organisms[0] == 284812

@@ -24,7 +24,7 @@ from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tupl
 import typer
 from wasabi import msg
 
-from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner
+from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner, context_counts
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
 from training.common.bioid import (BioIDFormatError, Caption, _open_tsv, figure_of, gold_ids, group_by_article,
@@ -105,20 +105,17 @@ def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapp
     other_not_covered = n_other = 0
     seconds = 0.0
     for pmc_id, caps in articles.items():
-        counts = [assigner.scan(c.text).counts() for c in caps] if use_article else []
-        total: Counter = Counter()
-        figures: Dict[str, Counter] = {}
-        for cap, c in zip(caps, counts):
-            total.update(c)
-            figures.setdefault(figure_of(cap.caption_id), Counter()).update(c)
+        scans = [assigner.scan(c.text) for c in caps] if use_article else []
         for i, cap in enumerate(caps):
             mentions = [(m, gold_ids(m, "uniprot")) for m in cap.mentions]
             mentions = [(m, g) for m, g in mentions if g]
             if not mentions:
                 continue
-            article = {t: v - counts[i].get(t, 0.0) for t, v in total.items()} if use_article else {}
-            figure = ({t: v - counts[i].get(t, 0.0) for t, v in figures[figure_of(cap.caption_id)].items()}
-                      if use_article else {})
+            # the other captions of the article and of the figure, counted as the component counts them
+            others = [j for j in range(len(scans)) if j != i]
+            article = context_counts([scans[j] for j in others])
+            figure = context_counts([scans[j] for j in others
+                                     if figure_of(caps[j].caption_id) == figure_of(cap.caption_id)])
             if build_docs:
                 doc = nlp.make_doc(cap.text)
                 spans = [doc.char_span(m.start, m.end, alignment_mode="expand") for m, _ in mentions]
