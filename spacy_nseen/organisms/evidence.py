@@ -9,10 +9,8 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .cell_lines import CellLineTable
-from .lexicon import FISSION_YEAST, YEAST, YEAST_DELETION, SpeciesHit, find_species_words
+from .lexicon import EITHER_YEAST_WORDS, FISSION_YEAST, YEAST, YEAST_DELETION, SpeciesHit, find_species_words
 
-# Words of both yeasts' papers: they name budding yeast unless the text or its context names fission yeast
-EITHER_YEAST_WORDS = frozenset({"yeast", "yeasts"})
 # A sentence ends at . ! ? ; followed by a space, and a caption panel starts at "(A) ", "B, " ...
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-Za-z])*\)\s)")
 _WORD = re.compile(r"[^\W_]+")

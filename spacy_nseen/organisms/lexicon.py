@@ -185,6 +185,8 @@ GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE, "
 # and knockouts `Atg5−/−` of mouse genetics. A yeast deletion names budding yeast unless the text or its context
 # names fission yeast, whose genetics writes them the same way (`evidence.TextEvidence.in_fission_yeast`).
 YEAST_DELETION = "yeast deletion"
+# Species words that both yeasts' papers write: budding yeast's unless the text or its context names fission yeast
+EITHER_YEAST_WORDS = frozenset({"yeast", "yeasts"})
 FISSION_ALLELE = "fission yeast allele"
 GENOTYPES: Tuple[Tuple[Tuple[str, ...], Pattern[str], int, float, str], ...] = (
     (("Δ", "∆", "delta"), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
