@@ -133,7 +133,7 @@ class NilModel:
     def probabilities(self, features: numpy.ndarray) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the calibrated probabilities that each best candidate is right."""
         z = self.platt_a * self.logits(features) + self.platt_b
-        return 1.0 / (1.0 + numpy.exp(-numpy.clip(z, -50, 50)))
+        return _logistic(z)
 
     def to_disk(self, path: Union[str, Path]) -> None:
         data = {"version": NIL_MODEL_VERSION, "features": list(FEATURES), "weights": self.weights,
@@ -162,6 +162,11 @@ class NilModel:
             raise ArtifactError(path, f"not a valid NIL model ({type(err).__name__}: {err})", REFIT) from None
 
 
+def _logistic(z: numpy.ndarray) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): σ(z), z clipped to [−50, 50]."""
+    return 1.0 / (1.0 + numpy.exp(-numpy.clip(z, -50, 50)))
+
+
 def fit_logistic(features: numpy.ndarray, labels: numpy.ndarray, l2: float = 1e-3, steps: int = 500) -> List[float]:
     """Fit logistic regression weights by Newton's method (deterministic, numpy only).
 
@@ -176,7 +181,7 @@ def fit_logistic(features: numpy.ndarray, labels: numpy.ndarray, l2: float = 1e-
     penalty = numpy.full(x.shape[1], l2 * len(y))
     penalty[0] = 0.0
     for _ in range(steps):
-        p = 1.0 / (1.0 + numpy.exp(-numpy.clip(x @ w, -50, 50)))
+        p = _logistic(x @ w)
         grad = x.T @ (p - y) + penalty * w
         hess = (x * (p * (1 - p))[:, None]).T @ x + numpy.diag(penalty) + 1e-9 * numpy.eye(x.shape[1])
         delta = numpy.linalg.solve(hess, grad)

@@ -187,13 +187,12 @@ GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE, "
 YEAST_DELETION = "yeast deletion"
 # Species words that both yeasts' papers write: budding yeast's unless the text or its context names fission yeast
 EITHER_YEAST_WORDS = frozenset({"yeast", "yeasts"})
-FISSION_ALLELE = "fission yeast allele"
 GENOTYPES: Tuple[Tuple[Tuple[str, ...], Pattern[str], int, float, str], ...] = (
     (("Δ", "∆", "delta"), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}(?:-\d+)?(?:Δ|∆|delta\b)|(?:Δ|∆)[a-z]{3}\d{1,3}\b"), YEAST, 0.8,
      YEAST_DELETION),
     # fission yeast genetics writes a wild-type allele with a `+` (`ura4+`, `mei4+`), which budding yeast does not
     # (`URA3`), and names ORFs `SPBC16A3.01`, `SPAC23C11.06c`
-    (("+",), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}\+(?![+/\d])"), FISSION_YEAST, 0.8, FISSION_ALLELE),
+    (("+",), re.compile(r"(?<![\w-])[a-z]{3}\d{1,3}\+(?![+/\d])"), FISSION_YEAST, 0.8, "fission yeast allele"),
     (("SP",), re.compile(r"(?<![\w.])SP[ABC][A-Z0-9]{1,8}\.\d{2}c?(?![\w.])"), FISSION_YEAST, 1.0,
      "S. pombe systematic name"),
     (("/f", "flox"), re.compile(r"(?<![A-Za-z])(?:fl|f|flox)/(?:fl|f|flox)\b|\bflox(?:ed)?\b"), MOUSE, 0.8, "floxed allele"),

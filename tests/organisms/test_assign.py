@@ -1,7 +1,7 @@
 import pytest
 import spacy
 
-from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner
+from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner, context_counts
 
 
 @pytest.fixture(scope="module")
@@ -130,8 +130,6 @@ def test_a_yeast_deletion_counts_for_fission_yeast_where_the_text_or_its_article
 
 
 def test_an_s_pombe_article_makes_every_yeast_deletion_and_yeast_word_of_its_texts_fission_yeast():
-    from spacy_nseen.organisms.assign import context_counts
-
     assigner = OrganismAssigner()
     article = ["Yeast cells with red1Δ.", "RT-PCR of mei4+ and ssm4+ in red1Δ cells."]
     # the texts together show fission yeast genetics and no budding yeast name: all of it is fission yeast's
