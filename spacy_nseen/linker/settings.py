@@ -68,9 +68,10 @@ class LinkerSettings:
         the best entity is right is the link's score, compared with the component's `threshold`; False: the best
         candidate's score is (the decision stage `signals.nil`).
     link_tag_names (bool): False: a mention that is an epitope tag, reporter or genetic tool (`HA`, `Flag`,
-        `GFP`, `Cre`; `text.tag_names`) is never linked, whatever its probability (its candidates are kept). For
-        protein sets: `HA` is also the name of Head activator (MORN_HUMAN), but Bio-ID leaves 9,366 of its 9,478
-        tag-name protein and gene mentions un-normalised. True (the default): the decision stage decides, as for
+        `GFP`, `Cre`, `TRE`) or an experimental-group label (`NTG`, `WT`; `text.tag_names`) is never linked,
+        whatever its probability (its candidates are kept). For protein sets: `HA` is also the name of Head
+        activator (MORN_HUMAN), but Bio-ID leaves 9,539 of its 9,652 tag-name protein and gene mentions
+        un-normalised. True (the default): the decision stage decides, as for
         any mention (the NIL model reads the tag name as one feature).
     """
 

@@ -42,6 +42,10 @@ SEA_PANSY = 6136
 P1_PHAGE = 10678
 SCHISTOSOMA = 6182
 INSECT_SF = 7108
+CHLAMYDOMONAS = 3055
+TETRAHYMENA = 5911
+NEUROSPORA = 5141
+TOBACCO = 4100
 
 # taxon -> short readable name (used in evidence strings and reports)
 ORGANISM_NAMES: Dict[int, str] = {
@@ -53,7 +57,8 @@ ORGANISM_NAMES: Dict[int, str] = {
     DICTYOSTELIUM: "Dictyostelium", PLASMODIUM: "Plasmodium falciparum", BACILLUS: "B. subtilis",
     HIV1: "HIV-1", JELLYFISH: "Aequorea victoria", DISCOSOMA: "Discosoma", FIREFLY: "firefly",
     SEA_PANSY: "Renilla", P1_PHAGE: "phage P1", SCHISTOSOMA: "Schistosoma japonicum",
-    INSECT_SF: "Spodoptera frugiperda",
+    INSECT_SF: "Spodoptera frugiperda", CHLAMYDOMONAS: "Chlamydomonas", TETRAHYMENA: "Tetrahymena",
+    NEUROSPORA: "Neurospora", TOBACCO: "Nicotiana benthamiana",
 }
 
 # Taxa that are "the same organism" for a reader: the species id and the strain id UniProt uses.
@@ -110,6 +115,12 @@ SPECIES_WORDS: Dict[str, Tuple[int, float]] = {
     "dictyostelium": (DICTYOSTELIUM, 1.0), "plasmodium": (PLASMODIUM, 1.0), "p. falciparum": (PLASMODIUM, 1.0),
     "b. subtilis": (BACILLUS, 1.0), "bacillus subtilis": (BACILLUS, 1.0),
     "hiv": (HIV1, 0.7), "hiv-1": (HIV1, 0.7),
+    # free-living model organisms studied on their own (pathogens are left out: their words name the infected
+    # host's proteins' captions too, README "Limitations")
+    "chlamydomonas": (CHLAMYDOMONAS, 1.0), "c. reinhardtii": (CHLAMYDOMONAS, 1.0),
+    "chlamydomonas reinhardtii": (CHLAMYDOMONAS, 1.0), "tetrahymena": (TETRAHYMENA, 1.0),
+    "t. thermophila": (TETRAHYMENA, 1.0), "neurospora": (NEUROSPORA, 1.0), "n. crassa": (NEUROSPORA, 1.0),
+    "n. benthamiana": (TOBACCO, 1.0), "nicotiana benthamiana": (TOBACCO, 1.0), "benthamiana": (TOBACCO, 1.0),
 }
 
 # Lower-case organism codes (KEGG/miRBase style), matched case-sensitively: `hsa-miR-21`, `mmu`.

@@ -3,7 +3,8 @@
 The NER reads, per token and per label, whether it belongs to a listed name, so that a name it never met in
 training (a yeast `Vps30`, a rat `Slc9a3r1`, a cell line `Huh7.5`) still looks like one. One list per label:
 
-- `protein`: the names of the UniProt reference set the linker links to (5 organisms);
+- `protein`: the names of the UniProt reference set the linker links to (5 organisms), less the experimental-group
+  labels that are also aliases (`NTG` "non-transgenic" of OPA1, `KO`; `spacy_nseen.text.tag_names.GROUP_LABELS`);
 - `cell`: the Cellosaurus cell-line names;
 - `organism`: the species words of the organism evidence (`spacy_nseen.organisms.lexicon.SPECIES_WORDS`: `mice`,
   `S. cerevisiae`, `zebrafish`) and the Cellosaurus species names, also as abbreviated binomials (`M. musculus`).
@@ -29,10 +30,13 @@ from typing import Callable, Collection, Iterable, Optional, Set
 import typer
 
 from spacy_nseen.organisms.lexicon import SPECIES_WORDS
+from spacy_nseen.text.tag_names import GROUP_LABELS
 from training.common.tsv_io import iter_tsv
 from training.ner.chemical_gazetteer import name_column, write_selected_names
 
 MIN_CHARS, MAX_CHARS = 2, 60
+# the group labels as the name features match them (lower-cased)
+GROUP_LABEL_KEYS = frozenset(label.lower() for label in GROUP_LABELS)
 
 app = typer.Typer(add_completion=False, help=__doc__.split("\n\n")[0])
 
@@ -40,6 +44,11 @@ app = typer.Typer(add_completion=False, help=__doc__.split("\n\n")[0])
 def name_shape_ok(name: str) -> bool:
     """RETURNS (bool): whether a name is long enough and short enough to be listed."""
     return MIN_CHARS <= len(name) <= MAX_CHARS
+
+
+def protein_names(reference: Path) -> Iterable[str]:
+    """RETURNS (Iterable[str]): the reference set's names, less the experimental-group labels (`NTG`, `KO`)."""
+    return (name for name in name_column(reference) if name.lower() not in GROUP_LABEL_KEYS)
 
 
 def species_names(cellosaurus: Path) -> Set[str]:
@@ -76,7 +85,7 @@ def protein(reference: Path = typer.Argument(..., help="The UniProt reference se
             train: Path = TRAIN, output: Path = OUTPUT, min_labelled: float = MIN_LABELLED,
             stats: Optional[Path] = STATS) -> None:
     """The PROTEIN list: UniProt reference names (a PROTEIN or GENE mention counts as labelled)."""
-    write_list(lambda: name_column(reference), train, output, ("PROTEIN", "GENE"), min_labelled, stats, reference)
+    write_list(lambda: protein_names(reference), train, output, ("PROTEIN", "GENE"), min_labelled, stats, reference)
 
 
 @app.command()

@@ -41,11 +41,13 @@ def test_protein_names_mostly_unlabelled_in_any_case_are_dropped(tmp_path: Path)
             caption(nlp, "Or else", [])]
     DocBin(docs=docs).to_disk(tmp_path / "train.spacy")
     (tmp_path / "uniprot.tsv").write_text("kb_id\tname\tkind\tORG\nU:1\tVPS30\tgene\t1\nU:2\tOR\tgene\t1\n"
-                                          "U:3\tSlc9a3r1\tgene\t1\nU:4\tA\tgene\t1\n", encoding="utf8")
+                                          "U:3\tSlc9a3r1\tgene\t1\nU:4\tA\tgene\t1\nU:5\tNTG\talias\t1\n"
+                                          "U:6\tCtrl\tgene\t1\n", encoding="utf8")
     result = CliRunner().invoke(app, ["protein", str(tmp_path / "uniprot.tsv"), str(tmp_path / "train.spacy"),
                                       str(tmp_path / "p.txt.gz"), "--stats", str(tmp_path / "p.json")])
     assert result.exit_code == 0, result.output
-    # VPS30 matches Vps30 (a GENE); OR matches "or" and "Or", never labelled; Slc9a3r1 is never seen; A is too short
+    # VPS30 matches Vps30 (a GENE); OR matches "or" and "Or", never labelled; Slc9a3r1 is never seen; A is too short;
+    # NTG and Ctrl are never seen, but name experimental groups (non-transgenic, control), never a protein
     assert read(tmp_path / "p.txt.gz") == ["Slc9a3r1", "VPS30"]
     assert json.loads((tmp_path / "p.json").read_text())["labels"] == ["GENE", "PROTEIN"]
 
