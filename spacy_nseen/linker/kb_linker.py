@@ -19,6 +19,7 @@ from thinc.api import Model
 from ..encoder.layer import PRECISIONS, encode_names
 from ..retrieval.exact_names import ExactNameIndex
 from ..text.abbreviations import searched_form
+from ..text.tag_names import is_tag_name
 from .exact_ranking import KIND_PRIORITIES, entity_priors
 from .candidate import Candidate
 from .fusion import Fusion
@@ -177,9 +178,16 @@ class KnowledgeBaseLinker:
                 self._remember((mention, top_k, mode, context), candidates)
         return [list(r) for r in results if r is not None]
 
-    def searched_form(self, mention: str, long_form: Optional[str] = None) -> str:
+    def searched_form(self, mention: str, long_form: Optional[str] = None, guessed: bool = False) -> str:
         """RETURNS (str): the text linked for a mention whose abbreviation is defined: `abbreviations.searched_form`
-        with this reference set's exact names."""
+        with this reference set's exact names.
+
+        guessed (bool): the long form is the abbreviation lexicon's, not a definition in the mention's text or
+            context. A guess is not taken for a tag name this linker never links (`link_tag_names` off): `MBP` in
+            `MBP-FEZ1` is the maltose-binding tag, not the lexicon's myelin basic protein.
+        """
+        if guessed and not self.settings.link_tag_names and is_tag_name(mention):
+            long_form = None
         return searched_form(mention, long_form, lambda text: bool(self.exact_names.lookup(text)))
 
     def link_probabilities(

@@ -7,8 +7,8 @@ tune_nil, evaluate), so they link as the component does.
    (`organism_context`);
 2. `link_requests`: for one reference set, a batch of requests linked (`KnowledgeBaseLinker.link`: signals →
    ranking) and decided (`KnowledgeBaseLinker.verdicts`: the NIL decision and the threshold). A mention with a long
-   form is searched by it unless the mention is itself a name of the set and the long form is not
-   (`KnowledgeBaseLinker.searched_form`).
+   form is searched by it unless the mention is itself a name of the set and the long form is not, or the long form
+   is the lexicon's guess for a tag name the set never links (`KnowledgeBaseLinker.searched_form`).
 """
 from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence
 
@@ -42,6 +42,7 @@ class Request(NamedTuple):
     context: Optional[OrganismContext]
     evidence: Optional[List[str]]  # the organism evidence, for mentions of a set with taxa
     long_form: Optional[str] = None  # the long form of the mention where it is a defined abbreviation
+    guessed: bool = False  # the long form is the abbreviation lexicon's: no text of the context defines it
 
 
 class TextRequests(NamedTuple):
@@ -81,14 +82,17 @@ def prepare_requests(
     lexicon (Optional[AbbreviationLexicon]): long forms of the short forms no text of the context defines.
     """
     long_forms = defined_long_forms(text, figure_texts, article_texts) if expand_abbreviations and mentions else {}
+    guessed = set()
     if expand_abbreviations and lexicon is not None:
         for m in mentions:
             if m.text not in long_forms and m.text in lexicon:
                 long_forms[m.text] = lexicon.get(m.text)
+                guessed.add(m.text)
     found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
                               organisms=organisms, article_texts=article_texts, figure_texts=figure_texts,
                               allowed=allowed)
-    requests = [Request(m.kb, m.text, o.context, o.evidence, long_forms.get(m.text)) for m, o in zip(mentions, found.mentions)]
+    requests = [Request(m.kb, m.text, o.context, o.evidence, long_forms.get(m.text), m.text in guessed)
+                for m, o in zip(mentions, found.mentions)]
     return TextRequests(requests, found.organisms)
 
 
@@ -97,7 +101,7 @@ def link_requests(linker: KnowledgeBaseLinker, requests: Sequence[Request], *, t
     """RETURNS (List[Linked]): the requests of one reference set linked in one batch, and the decision on each."""
     if not requests:
         return []
-    texts = [linker.searched_form(r.text, r.long_form) for r in requests]
+    texts = [linker.searched_form(r.text, r.long_form, r.guessed) for r in requests]
     contexts = [r.context for r in requests]
     results = linker.link(texts, top_k=top_k, mode=mode, organisms=contexts)
     verdicts = linker.verdicts(texts, results, contexts, threshold)

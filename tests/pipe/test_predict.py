@@ -5,6 +5,7 @@ import spacy
 from spacy.tokens import Span
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.settings import LinkerSettings
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
@@ -70,6 +71,23 @@ def test_link_requests_searches_the_long_form_unless_the_mention_is_a_name_and_i
     # both names: the author's definition decides
     assert multi.searched_form("TP53", "cellular tumor antigen p53") == "cellular tumor antigen p53"
     assert multi.searched_form("TP53") == "TP53"
+
+
+def test_a_tag_name_takes_no_guessed_long_form_where_tag_names_are_never_linked(multi):
+    # the lexicon's long form for `MBP` is a name of the set; `MBP` in `MBP-p53` is the maltose-binding tag
+    lexicon = AbbreviationLexicon({"MBP": ("Cellular tumor antigen p53", 5, 6)})
+    text = "MBP pull-down of p53."
+    requests = prepare_requests(text, [Mention(0, 3, "MBP", "uniprot")], lambda kb: True, None, lexicon=lexicon).requests
+    assert requests[0].long_form == "Cellular tumor antigen p53" and requests[0].guessed
+    never = multi.with_settings(LinkerSettings(link_tag_names=False))
+    off, on = link_requests(never, requests, top_k=3, threshold=0.5)[0], link_requests(multi, requests, top_k=3)[0]
+    assert off.searched == "MBP" and not off.verdict.keep  # the tag rule reads the mention as written
+    assert on.searched == "Cellular tumor antigen p53"  # where tag names may be linked, the guess is searched
+    # an author's definition is no guess: it is searched also where tag names are never linked
+    defined = "Maltose binding protein (MBP) was stained; MBP was pulled down."
+    requests = prepare_requests(defined, [Mention(43, 46, "MBP", "uniprot")], lambda kb: True, None, lexicon=lexicon).requests
+    assert requests[0].long_form == "Maltose binding protein" and not requests[0].guessed
+    assert link_requests(never, requests, top_k=3)[0].searched == "Maltose binding protein"
 
 
 def test_without_an_assigner_only_the_allowed_organisms_restrict():

@@ -26,6 +26,7 @@ from training.evaluation.report import PAPER_TABLE3, plot_hits, write_markdown
 from training.linker.settings_spec import parse_variant
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.text.abbreviations import searched_form
+from spacy_nseen.text.tag_names import is_tag_name
 from training.common.abbreviation_lexicons import SPEC_HELP, lexicon_for_document, read_lexicon_specs
 
 KS = (1, 3, 5, 10)
@@ -355,11 +356,15 @@ def main(
                 msg.fail(str(e), exits=1)
         # "always": no text counts as a name, so searched_form returns every long form
         is_name = (lambda text: False) if long_form == "always" else name_test(ref, linkers[0][1] if linkers else None)
+        # as the component: the lexicon's guess is not taken for a tag name the linker never links (`MBP`)
+        never_links_tags = bool(linkers) and not linkers[0][1].settings.link_tag_names
 
         def search_text(q: Query) -> str:
             pmc_id = q.mention.pmc_id
             lexicon = lexicon_for_document(lexicons, pmc_id)
-            found = defined.get(pmc_id, {}).get(q.text) or (lexicon.get(q.text) if lexicon else None)
+            found = defined.get(pmc_id, {}).get(q.text)
+            if not found and lexicon and not (never_links_tags and is_tag_name(q.text)):
+                found = lexicon.get(q.text)
             return searched_form(q.text, found, is_name)
 
     organism_of = gold_taxon = None
