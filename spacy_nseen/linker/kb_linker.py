@@ -183,12 +183,17 @@ class KnowledgeBaseLinker:
         with this reference set's exact names.
 
         guessed (bool): the long form is the abbreviation lexicon's, not a definition in the mention's text or
-            context. A guess is not taken for a tag name this linker never links (`link_tag_names` off): `MBP` in
-            `MBP-FEZ1` is the maltose-binding tag, not the lexicon's myelin basic protein.
+            context; it is dropped where `takes_lexicon_guess` says no.
         """
-        if guessed and not self.settings.link_tag_names and is_tag_name(mention):
+        if guessed and not self.takes_lexicon_guess(mention):
             long_form = None
         return searched_form(mention, long_form, lambda text: bool(self.exact_names.lookup(text)))
+
+    def takes_lexicon_guess(self, mention: str) -> bool:
+        """RETURNS (bool): whether an abbreviation lexicon's long form may be searched for the mention: not for a
+        tag name this linker never links (`link_tag_names` off): `MBP` in `MBP-FEZ1` is the maltose-binding tag,
+        not the lexicon's myelin basic protein."""
+        return self.settings.link_tag_names or not is_tag_name(mention)
 
     def link_probabilities(
         self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]], organisms: Optional[Sequence[Optional[OrganismContext]]] = None

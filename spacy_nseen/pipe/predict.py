@@ -10,7 +10,7 @@ tune_nil, evaluate), so they link as the component does.
    form is searched by it unless the mention is itself a name of the set and the long form is not, or the long form
    is the lexicon's guess for a tag name the set never links (`KnowledgeBaseLinker.searched_form`).
 """
-from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence
+from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Set
 
 import numpy
 
@@ -82,7 +82,7 @@ def prepare_requests(
     lexicon (Optional[AbbreviationLexicon]): long forms of the short forms no text of the context defines.
     """
     long_forms = defined_long_forms(text, figure_texts, article_texts) if expand_abbreviations and mentions else {}
-    guessed = set()
+    guessed: Set[str] = set()
     if expand_abbreviations and lexicon is not None:
         for m in mentions:
             if m.text not in long_forms and m.text in lexicon:

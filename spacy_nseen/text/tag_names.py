@@ -30,7 +30,9 @@ GROUP_LABELS = (
 )
 _COPIES = re.compile(r"^\d+\s*[x×X]\s*")
 _TAG_SUFFIX = re.compile(r"[\s\-\u2010\u2011]*tag(?:ged)?$", re.IGNORECASE)
-_NAMES = frozenset(TAG_NAMES + GROUP_LABELS)
+# every name `is_tag_name` reads: the tags, reporters and tools, then the group labels
+ALL_TAG_NAMES = TAG_NAMES + GROUP_LABELS
+_NAMES = frozenset(ALL_TAG_NAMES)
 
 
 def is_tag_name(text: str) -> bool:

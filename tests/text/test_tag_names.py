@@ -1,7 +1,7 @@
 """Epitope tags and reporters written like protein names (`spacy_nseen.text.tag_names`)."""
 import pytest
 
-from spacy_nseen.text.tag_names import GROUP_LABELS, TAG_NAMES, is_tag_name
+from spacy_nseen.text.tag_names import ALL_TAG_NAMES, GROUP_LABELS, TAG_NAMES, is_tag_name
 
 
 @pytest.mark.parametrize("text", ["HA", "Flag", "FLAG", "GFP", "mCherry", " Myc ", "3xFlag", "6×His", "HA-tag",
@@ -17,7 +17,8 @@ def test_proteins_and_fusions_are_not(text):
 
 
 def test_every_listed_name_is_one():
-    assert all(is_tag_name(name) for name in TAG_NAMES + GROUP_LABELS)
+    assert ALL_TAG_NAMES == TAG_NAMES + GROUP_LABELS
+    assert all(is_tag_name(name) for name in ALL_TAG_NAMES)
 
 
 @pytest.mark.parametrize("text", ["NTG", "WT", "KO", "cKO", "Ctrl", "CTRL"])

@@ -26,7 +26,6 @@ from training.evaluation.report import PAPER_TABLE3, plot_hits, write_markdown
 from training.linker.settings_spec import parse_variant
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.text.abbreviations import searched_form
-from spacy_nseen.text.tag_names import is_tag_name
 from training.common.abbreviation_lexicons import SPEC_HELP, lexicon_for_document, read_lexicon_specs
 
 KS = (1, 3, 5, 10)
@@ -357,13 +356,13 @@ def main(
         # "always": no text counts as a name, so searched_form returns every long form
         is_name = (lambda text: False) if long_form == "always" else name_test(ref, linkers[0][1] if linkers else None)
         # as the component: the lexicon's guess is not taken for a tag name the linker never links (`MBP`)
-        never_links_tags = bool(linkers) and not linkers[0][1].settings.link_tag_names
+        takes_guess = linkers[0][1].takes_lexicon_guess if linkers else (lambda text: True)
 
         def search_text(q: Query) -> str:
             pmc_id = q.mention.pmc_id
             lexicon = lexicon_for_document(lexicons, pmc_id)
             found = defined.get(pmc_id, {}).get(q.text)
-            if not found and lexicon and not (never_links_tags and is_tag_name(q.text)):
+            if not found and lexicon and takes_guess(q.text):
                 found = lexicon.get(q.text)
             return searched_form(q.text, found, is_name)
 

@@ -13,7 +13,7 @@ Examples (`nil_examples`), each the features of the linker's answer and whether 
 - **other reference set**: names of the other reference set (chemicals for proteins, and back) that match no
   name of this one exactly;
 - **tags, reporters and group labels**: `Flag`, `HA`, `GFP`, `NTG`, ... (`spacy_nseen.text.tag_names.TAG_NAMES`,
-  `GROUP_LABELS`), wrong for any protein entry,
+  `GROUP_LABELS`: `ALL_TAG_NAMES`), wrong for any protein entry,
   with no organism evidence and with each organism of the set as evidence.
 A logistic regression (`nil_decision.fit_logistic`) is fitted and saved as `nil_model.json` in the linker
 directory. Its Platt recalibration and operating point are tuned later (`training.tuning.tune_nil`).
@@ -35,7 +35,7 @@ from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.pipe.predict import Request, link_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.reference.short_form_names import derived_rows
-from spacy_nseen.text.tag_names import GROUP_LABELS, TAG_NAMES
+from spacy_nseen.text.tag_names import ALL_TAG_NAMES
 
 from training.common.data_errors import run_cli
 
@@ -129,7 +129,7 @@ def nil_examples(
         counts["other_reference_set"] += 1
     if reference.n_entities and reference.kb_ids[0].startswith("UniProt:"):
         contexts = [None] + [OrganismContext(t, rng.choice((0.6, 0.9))) for t in known_taxa]
-        not_proteins = list(TAG_NAMES + GROUP_LABELS)
+        not_proteins = list(ALL_TAG_NAMES)
         for context in contexts:
             for mention, got in zip(not_proteins, full.link(not_proteins, top_k=top_k,
                                                             organisms=[context] * len(not_proteins))):
