@@ -1,7 +1,9 @@
 """How entities that match a mention exactly are ordered among themselves.
 
 When several entities have a name whose key equals the mention's (`p62` is an alias of six human proteins),
-`KnowledgeBaseLinker` ranks them by (exact tier, kind priority of the matched name, entity prior, score).
+`KnowledgeBaseLinker` ranks them by (exact tier, kind priority of the matched name, entity prior, score); in a
+multi-organism set the assigned organism and the number of organisms naming the gene so (at most 2) come before
+the kind priority (`linker.fusion`, `signals.organism`).
 Two settings choose the middle keys:
 
 - `exact_kind_priority`: a named table of name-kind priorities (lower is better):

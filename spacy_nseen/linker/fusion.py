@@ -8,8 +8,9 @@ For a batch of distinct mentions (`signals.Queries`):
 3. every pool name gets the fused score `(1 − Σ wᵢ)·dense + Σ wᵢ·signalᵢ` over the scoring signals (word TF-IDF,
    character TF-IDF, fuzzy, each weighted by its `LinkerSettings` field), less `relational_penalty` for a name
    that is the mention plus a relational head (`signals.relational`: `Lc3 synthase` is not `LC3`);
-4. names collapse to entities, ranked by (exact tier, assigned organism among exact matches, kind priority,
-   entity prior, fused score + organism bonus); an exact match's written score is 1.0.
+4. names collapse to entities, ranked by (exact tier, assigned organism among exact matches, organisms naming the
+   gene so (at most 2, `OrganismSignal.naming_organisms`), kind priority, entity prior, fused score + organism
+   bonus); an exact match's written score is 1.0.
 `exact_fill` is this fusion without the dense signal for the short-cut mentions: candidates from the scoring
 signals' rare terms only (and the other grammatical number's exact matches), the weights rescaled to sum to 1;
 "char" keeps the character TF-IDF signal alone, scored by its rare-term search. `mode="dense"` is the dense
@@ -204,8 +205,8 @@ class Fusion:
     def collapse(self, pool: List[int], scores: numpy.ndarray, exact, top_k: int,
                  context: Optional[OrganismContext] = None) -> List[Candidate]:
         """Names → entities. Each entity keeps its best name by (exact tier, assigned organism among exact
-        matches, kind priority of an exact match, prior, score + organism bonus), the earliest in the pool on
-        ties; entities rank by the same key, then by entity index."""
+        matches, organisms naming its gene so, kind priority of an exact match, prior, score + organism bonus),
+        the earliest in the pool on ties; entities rank by the same key, then by entity index."""
         reference = self.linker.reference_set
         pool, scores, stand_ins = self.organism.with_orthologs(pool, scores, exact, context)
         rows = numpy.asarray(pool, dtype=numpy.int64)
@@ -224,10 +225,12 @@ class Fusion:
         bonus, confident = self.organism.match(entities, context)
         ranking = scores + numpy.float32(self.organism.weight) * bonus
         organism = confident * (tiers > 0)
-        by_name = numpy.lexsort((numpy.arange(len(rows)), -ranking, -priors, -kinds, -organism, -tiers))
+        naming = self.organism.naming_organisms(entities, tiers, exact)
+        by_name = numpy.lexsort((numpy.arange(len(rows)), -ranking, -priors, -kinds, -naming, -organism, -tiers))
         _, first = numpy.unique(entities[by_name], return_index=True)
         best = by_name[first]
-        ranked = best[numpy.lexsort((entities[best], -ranking[best], -priors[best], -kinds[best], -organism[best], -tiers[best]))][:top_k]
+        ranked = best[numpy.lexsort((entities[best], -ranking[best], -priors[best], -kinds[best], -naming[best],
+                                     -organism[best], -tiers[best]))][:top_k]
         kb_ids = strings_at(reference.kb_ids, entities[ranked].tolist())
         names = strings_at(reference.names, rows[ranked].tolist())
         return [

@@ -57,6 +57,12 @@ class OrthologTable:
         pooled[grouped] = best[self._group[grouped]]
         return pooled
 
+    def group_key(self, entity: int) -> int:
+        """RETURNS (int): the entity's ortholog group (≥ 0, one per gene symbol), or a key of its own (< 0) for an
+        entity without a gene symbol."""
+        group = int(self._group[entity])
+        return group if group >= 0 else -1 - entity
+
     def symbol_row(self, entity: int, taxon: int) -> Optional[int]:
         """RETURNS (Optional[int]): the gene-symbol name row of `entity`'s ortholog in `taxon`, or None."""
         group = int(self._group[entity])

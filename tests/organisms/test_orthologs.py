@@ -176,3 +176,46 @@ def test_an_ortholog_that_matches_only_loosely_takes_the_strict_match_of_its_sou
     without = linker.with_settings(replace(linker.settings, organism_orthologs=False))
     assert [c.kb_id for c in without.link(["Wnt-3a"], top_k=2, organisms=[OrganismContext(HUMAN, 0.95)])[0]] == [
         "UniProt:P27467", "UniProt:P56704"]
+
+
+# `PD-1` is an alias of mouse and human PD-1 (Pdcd1/PDCD1), and UniProt also lists it among the alternative names of
+# human RPL17. For a mouse mention, RPL17's exact match brings mouse Rpl17 as a stand-in with the alternative
+# name's kind, which ranks before the mouse entry's own nomenclature alias; the gene named `PD-1` in two organisms
+# ranks first all the same.
+PD1_ROWS = [
+    ("UniProt:Q15116", "Programmed cell death protein 1", "recommended"),
+    ("UniProt:Q15116", "PDCD1", "gene_primary"),
+    ("UniProt:Q15116", "PD-1", "hgnc_alias"),
+    ("UniProt:Q02242", "Programmed cell death protein 1", "recommended"),
+    ("UniProt:Q02242", "Pdcd1", "gene_primary"),
+    ("UniProt:Q02242", "PD-1", "nomenclature_alias"),
+    ("UniProt:P18621", "60S ribosomal protein L17", "recommended"),
+    ("UniProt:P18621", "RPL17", "gene_primary"),
+    ("UniProt:P18621", "PD-1", "alternative"),
+    ("UniProt:Q9CPR4", "60S ribosomal protein L17", "recommended"),
+    ("UniProt:Q9CPR4", "Rpl17", "gene_primary"),
+]
+PD1_TAXA = {"UniProt:Q15116": HUMAN, "UniProt:Q02242": MOUSE, "UniProt:P18621": HUMAN, "UniProt:Q9CPR4": MOUSE}
+
+
+def test_a_gene_named_so_in_two_organisms_ranks_before_one_named_so_in_one(toy_encoder: Model) -> None:
+    reference = ReferenceSet.from_rows(PD1_ROWS, PD1_TAXA)
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=5, seed=0)
+    linker = linker.with_settings(replace(linker.settings, exact_tie_break="names", organism_orthologs=True))
+    mouse = linker.link(["PD-1"], top_k=2, organisms=[OrganismContext(MOUSE, 0.9)])[0]
+    assert [c.kb_id for c in mouse] == ["UniProt:Q02242", "UniProt:Q9CPR4"]
+    human = linker.link(["PD-1"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]
+    assert [c.kb_id for c in human] == ["UniProt:Q15116", "UniProt:P18621"]
+    signal = _signal(reference)
+    exact = linker.exact_names.lookup("PD-1")
+    entities = numpy.asarray([reference.entity_index(k) for k in ("UniProt:Q02242", "UniProt:Q9CPR4", "UniProt:Q15116")])
+    assert list(signal.naming_organisms(entities, numpy.asarray([2, 2, 0]), exact)) == [2, 1, 0]
+    assert list(signal.naming_organisms(entities, numpy.asarray([2, 2, 2]), {})) == [0, 0, 0]
+
+
+def test_an_entity_without_a_gene_symbol_is_its_own_group(reference: ReferenceSet) -> None:
+    table = OrthologTable(reference)
+    rat, human = reference.entity_index("UniProt:Q91XJ1"), reference.entity_index("UniProt:Q14457")
+    assert table.group_key(rat) == table.group_key(human) >= 0
+    bare = ReferenceSet.from_rows([("UniProt:X1", "x protein", "recommended")], {"UniProt:X1": HUMAN})
+    assert OrthologTable(bare).group_key(0) == -1

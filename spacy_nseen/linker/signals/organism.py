@@ -5,9 +5,10 @@ gives a rank key among exact matches (the assigned organism's entities first whe
 reaches `organism_min_confidence`) and a bonus, `organism_weight × confidence`, added to the ranking (not to
 the written score) of candidates of the assigned organism. With `organism_orthologs`, a candidate of another
 organism also brings its ortholog of the assigned organism: an exact match as an exact match, another name with
-its score (`with_orthologs`, `organisms.orthologs`).
+its score (`with_orthologs`, `organisms.orthologs`); among exact matches, a gene named so in two organisms ranks
+before one named so in a single organism (`naming_organisms`).
 """
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy
 
@@ -16,6 +17,8 @@ from ...organisms.ranking import OrganismContext, allowed_mask, organism_match
 from .base import Pools, Queries
 
 ORGANISM = "organism"
+# Organisms counted by `naming_organisms`: "the name is this gene's in more than one organism".
+SHARED_NAME_ORGANISMS = 2
 
 
 class OrganismSignal:
@@ -77,6 +80,31 @@ class OrganismSignal:
         rows = [row for row in sources if row not in position]
         scores = numpy.concatenate([scores, numpy.asarray([best[row][1] for row in rows], dtype=numpy.float32)])
         return pool + rows, scores, sources
+
+    def naming_organisms(self, entities: numpy.ndarray, tiers: numpy.ndarray, exact: Dict[int, int]) -> numpy.ndarray:
+        """How widely the mention is a name of each exactly matching candidate's gene: the number of organisms whose
+        entries of the gene (its ortholog group, `OrthologTable.group_key`) list the mention at the candidate's
+        tier, capped at `SHARED_NAME_ORGANISMS`. A rank key among exact matches, before the kind priority: `PD-1`
+        names Pdcd1 in human and mouse, human RPL17 only; `Nrf2` names Nfe2l2 in three organisms, GABPA in one.
+        The cap keeps one organism's idiosyncratic alias from deciding, no more: `p62` names KHDRBS1 in three
+        organisms and SQSTM1 in two, and the entity prior still picks SQSTM1.
+
+        RETURNS (numpy.ndarray): int64, per candidate, the capped count (0: not an exact match; all 0 without the
+            ortholog table or taxa).
+        """
+        counts = numpy.zeros(len(entities), dtype=numpy.int64)
+        if self.orthologs is None or self.entity_taxa is None or not exact:
+            return counts
+        table = self.orthologs()
+        naming: Dict[Tuple[int, int], Set[int]] = {}
+        for row, tier in exact.items():
+            entity = int(self.name_entity[row])
+            naming.setdefault((table.group_key(entity), tier), set()).add(int(self.entity_taxa[entity]))
+        for j, entity in enumerate(entities.tolist()):
+            if tiers[j] > 0:
+                found = len(naming.get((table.group_key(entity), int(tiers[j])), ()))
+                counts[j] = min(SHARED_NAME_ORGANISMS, max(1, found))  # a stand-in of no listed source: its own
+        return counts
 
     def allowed_rows(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> Dict[int, int]:
         """The exact-match rows of entities the mention's organism restriction allows."""
