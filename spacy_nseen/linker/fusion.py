@@ -10,7 +10,9 @@ For a batch of distinct mentions (`signals.Queries`):
    that is the mention plus a relational head (`signals.relational`: `Lc3 synthase` is not `LC3`);
 4. names collapse to entities, ranked by (exact tier, assigned organism among exact matches, organisms naming the
    gene so (at most 2, `OrganismSignal.naming_organisms`), kind priority, entity prior, fused score + organism
-   bonus); an exact match's written score is 1.0.
+   bonus); an exact match's written score is 1.0. When all exact matches are of other organisms than the
+   confidently assigned one, its names scoring at least `organism_over_exact_score` rank with them
+   (`OrganismSignal.over_exact`).
 `exact_fill` is this fusion without the dense signal for the short-cut mentions: candidates from the scoring
 signals' rare terms only (and the other grammatical number's exact matches), the weights rescaled to sum to 1;
 "char" keeps the character TF-IDF signal alone, scored by its rare-term search. `mode="dense"` is the dense
@@ -76,7 +78,8 @@ class Fusion:
             if hybrid and settings.exact_match else None
         self.organism = OrganismSignal(reference.entity_taxa, reference.name_entity, settings.organism_weight,
                                        settings.organism_min_confidence,
-                                       linker.ortholog_table if settings.organism_orthologs and hybrid else None)
+                                       linker.ortholog_table if settings.organism_orthologs and hybrid else None,
+                                       settings.organism_over_exact_score if hybrid else 1.0)
         self.relational = RelationalNameSignal.from_linker(linker, settings, mode)
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
         self.decision = next((stage for stage in stages if stage is not None), None)
@@ -94,8 +97,10 @@ class Fusion:
         queries = Queries(mentions, query_forms(mentions, settings.query_form) if hybrid else mentions, contexts)
         if self.exact is not None:
             self.exact.match(queries, self.organism.allowed_rows)
-        # With the short-cut, mentions that match names exactly are not searched.
-        shortcut = [bool(exact) and settings.exact_short_cut for exact in queries.exact]
+        # With the short-cut, mentions that match names exactly are not searched (unless all their exact matches
+        # are of other organisms than the assigned one: `OrganismSignal.foreign_exact_only`).
+        shortcut = [bool(exact) and settings.exact_short_cut and not self.organism.foreign_exact_only(exact, context)
+                    for exact, context in zip(queries.exact, contexts)]
         queries.searched = [r for r, skip in enumerate(shortcut) if not skip]
         pools: List[List[int]] = [[] for _ in mentions]
         searched = queries.searched
@@ -224,13 +229,14 @@ class Fusion:
             priors = numpy.zeros(len(rows), dtype=numpy.float64)
         bonus, confident = self.organism.match(entities, context)
         ranking = scores + numpy.float32(self.organism.weight) * bonus
-        organism = confident * (tiers > 0)
+        rank_tiers = self.organism.over_exact(tiers, scores, confident)
+        organism = confident * (rank_tiers > 0)
         naming = self.organism.naming_organisms(entities, tiers, exact)
-        by_name = numpy.lexsort((numpy.arange(len(rows)), -ranking, -priors, -kinds, -naming, -organism, -tiers))
+        by_name = numpy.lexsort((numpy.arange(len(rows)), -ranking, -priors, -kinds, -naming, -organism, -rank_tiers))
         _, first = numpy.unique(entities[by_name], return_index=True)
         best = by_name[first]
         ranked = best[numpy.lexsort((entities[best], -ranking[best], -priors[best], -kinds[best], -naming[best],
-                                     -organism[best], -tiers[best]))][:top_k]
+                                     -organism[best], -rank_tiers[best]))][:top_k]
         kb_ids = strings_at(reference.kb_ids, entities[ranked].tolist())
         names = strings_at(reference.names, rows[ranked].tolist())
         return [

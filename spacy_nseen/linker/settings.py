@@ -61,6 +61,11 @@ class LinkerSettings:
     organism_orthologs (bool): a candidate of another organism also brings its ortholog (same gene symbol) of
         the assigned organism when the confidence reaches `organism_min_confidence` (`organisms.orthologs`): an
         exact match as an exact match of the same tier, another name with the same score.
+    organism_over_exact_score (float): when a mention's exact matches are all of organisms other than the one it
+        was assigned to (confidence ≥ `organism_min_confidence`, no ortholog to stand in), it is searched too, and
+        a candidate of the assigned organism whose fused score reaches this value ranks with those exact matches,
+        before them by the organism key (`alkaline phosphatase` in a mouse caption links to mouse Alpl, not to
+        E. coli phoA, the only entry named so exactly); its written score stays its own. 1 = off.
     relational_penalty (float): subtracted from the fused score of a name that is the mention plus a relational
         head (`Lc3 synthase` for `LC3`, `EGF receptor` for `EGF`: another molecule; `text.relational_names`);
         0 = off. 0.2: chosen on the even-numbered Bio-ID documents (`results/relational_names/`).
@@ -91,6 +96,7 @@ class LinkerSettings:
     organism_weight: float = 0.1
     organism_min_confidence: float = 0.3
     organism_orthologs: bool = True
+    organism_over_exact_score: float = 0.75
     relational_penalty: float = 0.2
     nil_decision: bool = True
     link_tag_names: bool = True
@@ -113,6 +119,7 @@ class LinkerSettings:
         check(self.query_form in QUERY_FORMS, "query_form", f"one of {QUERY_FORMS}")
         check(0.0 <= self.organism_weight <= 1.0, "organism_weight", "in [0, 1]")
         check(0.0 <= self.organism_min_confidence <= 1.0, "organism_min_confidence", "in [0, 1]")
+        check(0.0 <= self.organism_over_exact_score <= 1.0, "organism_over_exact_score", "in [0, 1]")
         check(0.0 <= self.relational_penalty <= 1.0, "relational_penalty", "in [0, 1]")
         check(self.exact_fill in EXACT_FILLS, "exact_fill", f"one of {EXACT_FILLS}")
 

@@ -104,10 +104,14 @@ P62_ROWS = [
 P62_TAXA = {"UniProt:Q13501": HUMAN, "UniProt:Q9Y6M1": HUMAN, "UniProt:Q64337": MOUSE, "UniProt:Q5SF07": MOUSE}
 
 
-def test_the_names_tie_break_counts_an_ortholog_groups_names(toy_encoder: Model) -> None:
-    reference = ReferenceSet.from_rows(P62_ROWS, P62_TAXA)
+def _names_linker(toy_encoder: Model, reference: ReferenceSet) -> KnowledgeBaseLinker:
+    """A linker with orthologs and the shipped `names` tie-break."""
     linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=5, seed=0)
-    linker = linker.with_settings(replace(linker.settings, exact_tie_break="names", organism_orthologs=True))
+    return linker.with_settings(replace(linker.settings, exact_tie_break="names", organism_orthologs=True))
+
+
+def test_the_names_tie_break_counts_an_ortholog_groups_names(toy_encoder: Model) -> None:
+    linker = _names_linker(toy_encoder, ReferenceSet.from_rows(P62_ROWS, P62_TAXA))
     mouse = linker.link(["p62"], top_k=2, organisms=[OrganismContext(MOUSE, 0.9)])[0]
     assert [c.kb_id for c in mouse] == ["UniProt:Q64337", "UniProt:Q5SF07"]
     human = linker.link(["p62"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]
@@ -200,8 +204,7 @@ PD1_TAXA = {"UniProt:Q15116": HUMAN, "UniProt:Q02242": MOUSE, "UniProt:P18621": 
 
 def test_a_gene_named_so_in_two_organisms_ranks_before_one_named_so_in_one(toy_encoder: Model) -> None:
     reference = ReferenceSet.from_rows(PD1_ROWS, PD1_TAXA)
-    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=5, seed=0)
-    linker = linker.with_settings(replace(linker.settings, exact_tie_break="names", organism_orthologs=True))
+    linker = _names_linker(toy_encoder, reference)
     mouse = linker.link(["PD-1"], top_k=2, organisms=[OrganismContext(MOUSE, 0.9)])[0]
     assert [c.kb_id for c in mouse] == ["UniProt:Q02242", "UniProt:Q9CPR4"]
     human = linker.link(["PD-1"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]

@@ -22,6 +22,7 @@ from training.common.bioid import (BioIDFormatError, caption_contexts, Query, kb
                                    in_document_half)
 from spacy_nseen.progress import Progress
 from training.evaluation.frequent_mentions import frequent_mentions
+from training.evaluation.miss_causes import miss_causes
 from training.evaluation.report import PAPER_TABLE3, plot_hits, write_markdown
 from training.linker.settings_spec import parse_variant
 from spacy_nseen.errors import ArtifactError
@@ -129,7 +130,8 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
                      ks: Sequence[int] = KS,
                      search_text: Optional[Callable[[Query], str]] = None,
                      organism_of: Optional[Callable[[Query], Any]] = None,
-                     gold_taxon: Optional[Callable[[Query], str]] = None) -> Dict[str, Any]:
+                     gold_taxon: Optional[Callable[[Query], str]] = None,
+                     taxon_of: Optional[Callable[[str], Optional[int]]] = None) -> Dict[str, Any]:
     """Run every ranker on the distinct in-KB mention strings and score them.
 
     search_text (Optional[Callable[[Query], str]]): the string ranked for a query (default: its text;
@@ -140,6 +142,8 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
         unit ranks each distinct string without it.
     gold_taxon (Optional[Callable[[Query], str]]): the organism label of a query's gold ids, for a
         per-organism breakdown of Hits@1 per occurrence.
+    taxon_of (Optional[Callable[[str], Optional[int]]]): the taxon of a kb id; with `organism_of` and
+        `gold_taxon`, the misses of the organism-aware linkers are broken down by cause (`miss_causes`).
     RETURNS (Dict[str, Any]): counts and, per system, Hits@k per occurrence and per
         unique (mention text, gold ids) pair, plus timing.
     """
@@ -164,7 +168,8 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
         seconds = time.perf_counter() - start
         by_text = dict(zip(strings, ranked))
         occurrence_ranked = [by_text[t] for t in occurrence_texts]
-        if organism_of is not None and isinstance(ranker, LinkerRanker) and ranker.organisms:
+        organism_aware = organism_of is not None and isinstance(ranker, LinkerRanker) and ranker.organisms
+        if organism_aware:
             keys = sorted({(t, organism_of(q)) for t, q in zip(occurrence_texts, split["in_kb"])}, key=repr)
             by_key = dict(zip(keys, ranker.rank([t for t, _ in keys], max(ks), organisms=[c for _, c in keys])))
             occurrence_ranked = [by_key[(t, organism_of(q))] for t, q in zip(occurrence_texts, split["in_kb"])]
@@ -178,11 +183,17 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
             by_organism = {label: {"queries": len(rows), **hits_at_k([occurrence_ranked[i] for i in rows],
                                                                     [split["in_kb"][i].gold for i in rows], (1,))}
                            for label, rows in sorted(groups.items())}
+        causes = {}
+        if organism_aware and gold_taxon is not None and taxon_of is not None:
+            assigned = [getattr(organism_of(q), "taxon", None) for q in split["in_kb"]]
+            causes = miss_causes([q.text for q in split["in_kb"]], occurrence_ranked, [q.gold for q in split["in_kb"]],
+                                 assigned, [gold_taxon(q) for q in split["in_kb"]], taxon_of)
         results["systems"][ranker.name] = {
             "per_occurrence": occ, "per_unique_pair": uniq, "seconds": round(seconds, 3),
             "frequent_mentions": frequent_mentions([q.text for q in split["in_kb"]], occurrence_ranked,
                                                    [q.gold for q in split["in_kb"]]),
             **({"per_organism_hits@1": by_organism} if by_organism else {}),
+            **({"miss_causes": causes} if causes else {}),
             "queries_per_second": round(len(strings) / seconds, 1) if seconds > 0 else None,
         }
         msg.good(f"{ranker.name}: H@1 {occ['hits@1']:.3f} (occurrences), "
@@ -366,14 +377,15 @@ def main(
                 found = lexicon.get(q.text)
             return searched_form(q.text, found, is_name)
 
-    organism_of = gold_taxon = None
+    organism_of = gold_taxon = taxon_of = None
     if organisms:
         if not linkers or linkers[0][1].reference_set.entity_taxa is None:
             msg.fail("--organisms needs a --linker over a multi-organism reference set (with a taxon column)", exits=1)
         captions = captions or Path(mentions).with_name(Path(mentions).name.replace("mentions", "captions"))
         organism_of, gold_taxon = organism_evidence(captions, mentions, cell_lines, linkers[0][1].reference_set)
+        taxon_of = linkers[0][1].reference_set.taxon_of
     results = evaluate_rankers(queries, ref.entities, rankers, search_text=search_text,
-                               organism_of=organism_of, gold_taxon=gold_taxon)
+                               organism_of=organism_of, gold_taxon=gold_taxon, taxon_of=taxon_of)
     for name, t in setup.items():
         results["systems"][name]["setup_seconds"] = t
     results.update({

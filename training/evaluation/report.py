@@ -2,7 +2,7 @@
 from pathlib import Path
 from typing import Any, Dict, List
 
-from training.evaluation import frequent_mentions
+from training.evaluation import frequent_mentions, miss_causes
 
 # Table 3 of Fazeli Fard et al. (NSEEN): H@1, H@3, H@5, H@10.
 PAPER_TABLE3: Dict[str, Dict[str, Dict[str, List[float]]]] = {
@@ -69,6 +69,9 @@ def markdown(results: Dict[str, Any]) -> str:
         for name, groups in with_organisms.items():
             lines.append(_row([name] + [f"{groups[label]['hits@1']:.3f}" if label in groups else "" for label in labels]))
         lines.append("")
+    for name, r in results["systems"].items():
+        if r.get("miss_causes"):
+            lines += miss_causes.markdown(name, r["miss_causes"])
     lines += frequent_mentions.markdown(results["systems"])
     paper = results.get("paper_table3") or {}
     if paper:

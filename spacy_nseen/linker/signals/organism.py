@@ -25,12 +25,52 @@ class OrganismSignal:
     name = ORGANISM
 
     def __init__(self, entity_taxa: Optional[numpy.ndarray], name_entity: numpy.ndarray, weight: float, min_confidence: float,
-                 orthologs: Optional[Callable[[], OrthologTable]] = None) -> None:
+                 orthologs: Optional[Callable[[], OrthologTable]] = None, over_exact_score: float = 1.0) -> None:
         self.entity_taxa = entity_taxa
         self.name_entity = name_entity
         self.weight = weight
         self.min_confidence = min_confidence
         self.orthologs = orthologs  # built on first use (None: orthologs off)
+        self.over_exact_score = over_exact_score
+
+    def _confident(self, context: Optional[OrganismContext]) -> bool:
+        return (self.entity_taxa is not None and context is not None and context.taxon is not None
+                and context.confidence >= self.min_confidence)
+
+    def foreign_exact_only(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> bool:
+        """Whether a mention's exact matches are all of other organisms than its confidently assigned one, none with
+        an ortholog there to stand in: then it is searched despite the exact short-cut, so that a close name of the
+        assigned organism can rank with them (`over_exact`). Always False with `over_exact_score` 1 (off)."""
+        if not rows or self.over_exact_score >= 1.0 or not self._confident(context):
+            return False
+        assert self.entity_taxa is not None and context is not None and context.taxon is not None
+        table = self.orthologs() if self.orthologs is not None else None
+        for row in rows:
+            entity = int(self.name_entity[row])
+            if int(self.entity_taxa[entity]) == context.taxon:
+                return False
+            if table is not None and table.symbol_row(entity, context.taxon) is not None:
+                return False
+        return True
+
+    def over_exact(self, tiers: numpy.ndarray, scores: numpy.ndarray, confident: numpy.ndarray) -> numpy.ndarray:
+        """The rank tiers of a pool with the assigned organism's close names among other organisms' exact matches:
+        when no exact match is of the confidently assigned organism, its candidates whose fused score reaches
+        `over_exact_score` take the best exact tier (the organism key then ranks them first).
+
+        tiers (numpy.ndarray): int64 exact tier per pool name. scores: its fused score. confident: int64 1 where the
+            name is of the confidently assigned organism (`match`).
+        RETURNS (numpy.ndarray): the tiers to rank by (`tiers` itself when nothing changes).
+        """
+        exact = tiers > 0
+        if self.over_exact_score >= 1.0 or not exact.any() or not confident.any() or (confident.astype(bool) & exact).any():
+            return tiers
+        close = confident.astype(bool) & ~exact & (scores >= self.over_exact_score)
+        if not close.any():
+            return tiers
+        ranked = tiers.copy()
+        ranked[close] = tiers.max()
+        return ranked
 
     def with_orthologs(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int],
                        context: Optional[OrganismContext]) -> Tuple[List[int], numpy.ndarray, Dict[int, int]]:

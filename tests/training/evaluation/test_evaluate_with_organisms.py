@@ -31,8 +31,12 @@ def test_organism_evidence_moves_occurrences_and_is_broken_down(multi_linker: Kn
     rankers = [LinkerRanker(multi_linker), LinkerRanker(multi_linker, name="nseen_species_blind", organisms=False)]
     results = evaluate_rankers(queries, set(TAXA), rankers, ks=(1,),
                                organism_of=lambda q: contexts[q.mention.caption_id],
-                               gold_taxon=lambda q: labels[next(iter(q.gold))])
+                               gold_taxon=lambda q: labels[next(iter(q.gold))],
+                               taxon_of=multi_linker.reference_set.taxon_of)
     aware, blind = results["systems"]["nseen"], results["systems"]["nseen_species_blind"]
+    # the misses of the organism-aware linker are broken down by cause (none here); the species-blind one has none
+    assert aware["miss_causes"]["misses"] == 0 and aware["miss_causes"]["occurrences"] == 2
+    assert "miss_causes" not in blind
     assert aware["per_occurrence"]["hits@1"] == 1.0
     # one string, one answer for both organisms: right for one of them at most (the human CDC42, which a
     # case-folding encoder reads as the same name, may be that answer)

@@ -1,0 +1,86 @@
+"""The organism signal's rule for exact matches of other organisms only: a close name of the assigned organism
+ranks with them (`organism_over_exact_score`)."""
+from dataclasses import replace
+
+import numpy
+import pytest
+from thinc.api import Model
+
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.signals.organism import OrganismSignal
+from spacy_nseen.organisms.orthologs import OrthologTable
+from spacy_nseen.organisms.ranking import OrganismContext
+from spacy_nseen.reference.reference_set import ReferenceSet
+
+MOUSE, ECOLI = 10090, 83333
+# Only the E. coli entry is named `Alkaline phosphatase` as written; the mouse entry's names differ a little.
+ROWS = [
+    ("UniProt:P00634", "Alkaline phosphatase", "recommended"),
+    ("UniProt:P00634", "phoA", "gene_primary"),
+    ("UniProt:P09242", "Alkaline phosphatase, tissue-nonspecific isozyme", "recommended"),
+    ("UniProt:P09242", "Alkaline phosphatase liver/bone/kidney", "alternative"),
+    ("UniProt:P09242", "Alpl", "gene_primary"),
+    ("UniProt:Q9Z1Z1", "Eukaryotic translation initiation factor 2-alpha kinase 3", "recommended"),
+    ("UniProt:Q9Z1Z1", "Eif2ak3", "gene_primary"),
+]
+TAXA = {"UniProt:P00634": ECOLI, "UniProt:P09242": MOUSE, "UniProt:Q9Z1Z1": MOUSE}
+
+
+@pytest.fixture(scope="module")
+def reference() -> ReferenceSet:
+    return ReferenceSet.from_rows(ROWS, TAXA)
+
+
+@pytest.fixture(scope="module")
+def linker(toy_encoder: Model, reference: ReferenceSet) -> KnowledgeBaseLinker:
+    return KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=5, seed=0)
+
+
+def signal(reference: ReferenceSet, score: float) -> OrganismSignal:
+    table = OrthologTable(reference)
+    return OrganismSignal(reference.entity_taxa, reference.name_entity, 0.1, 0.3, lambda: table, score)
+
+
+def test_a_mention_matching_only_another_organism_is_searched_when_the_assignment_is_confident(
+        reference: ReferenceSet, linker: KnowledgeBaseLinker) -> None:
+    exact = linker.exact_names.lookup("Alkaline phosphatase")
+    assert {reference.kb_ids[int(reference.name_entity[r])] for r in exact} == {"UniProt:P00634"}
+    on = signal(reference, 0.75)
+    assert on.foreign_exact_only(exact, OrganismContext(MOUSE, 0.9))
+    assert not on.foreign_exact_only(exact, OrganismContext(MOUSE, 0.1))  # weak evidence: the short-cut holds
+    assert not on.foreign_exact_only(exact, OrganismContext(ECOLI, 0.9))  # an exact match of its own organism
+    assert not on.foreign_exact_only(exact, None) and not on.foreign_exact_only({}, OrganismContext(MOUSE, 0.9))
+    assert not signal(reference, 1.0).foreign_exact_only(exact, OrganismContext(MOUSE, 0.9))  # off
+
+
+def test_close_names_of_the_assigned_organism_take_the_best_exact_tier() -> None:
+    on = OrganismSignal(None, numpy.zeros(0, numpy.int64), 0.1, 0.3, None, 0.75)
+    tiers = numpy.asarray([2, 0, 0, 0])
+    scores = numpy.asarray([1.0, 0.8, 0.7, 0.9], numpy.float32)
+    confident = numpy.asarray([0, 1, 1, 0])
+    assert list(on.over_exact(tiers, scores, confident)) == [2, 2, 0, 0]  # close enough and of the organism
+    assert list(tiers) == [2, 0, 0, 0]  # not changed in place
+    own_exact = numpy.asarray([2, 0, 1, 0])
+    assert on.over_exact(own_exact, scores, confident) is own_exact  # the organism has an exact match already
+    off = OrganismSignal(None, numpy.zeros(0, numpy.int64), 0.1, 0.3, None, 1.0)
+    assert off.over_exact(tiers, scores, confident) is tiers
+
+
+def test_the_linker_prefers_the_assigned_organisms_close_name_and_writes_its_own_score(
+        linker: KnowledgeBaseLinker) -> None:
+    mouse = [OrganismContext(MOUSE, 0.9)]
+    low = linker.with_settings(replace(linker.settings, organism_over_exact_score=0.3))
+    top = low.link(["Alkaline phosphatase"], top_k=2, organisms=mouse)[0]
+    assert [c.kb_id for c in top] == ["UniProt:P09242", "UniProt:P00634"]
+    assert top[0].score < 1.0 and top[1].score == 1.0  # not an exact match: its fused score is written
+    off = linker.with_settings(replace(linker.settings, organism_over_exact_score=1.0))
+    assert off.link(["Alkaline phosphatase"], top_k=1, organisms=mouse)[0][0].kb_id == "UniProt:P00634"
+    weak = low.link(["Alkaline phosphatase"], top_k=1, organisms=[OrganismContext(MOUSE, 0.1)])[0]
+    assert weak[0].kb_id == "UniProt:P00634"  # weak evidence: the name decides
+
+
+def test_the_setting_is_checked() -> None:
+    from spacy_nseen.linker.settings import LinkerSettings
+
+    with pytest.raises(ValueError, match="organism_over_exact_score"):
+        LinkerSettings(organism_over_exact_score=1.5)
