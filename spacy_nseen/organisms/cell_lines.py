@@ -259,18 +259,21 @@ def name_starts(keys: Iterable[str]) -> Set[str]:
 def looks_like_cell_line(found: str, after: str, confusable: bool = False) -> bool:
     """Whether a table name found in a text is written like a cell line.
 
-    Followed by "cells"/"cell line" (`Jurkat cells`, `COS cells`): yes, unless under 2 characters.
-    Otherwise the name needs 4+ characters (or be one of ALWAYS_CELL_LINES such as `CHO`), must not
-    be `confusable` (also a protein/chemical name: `HuR`, `CCl4`), and must have a digit and a capital
-    (`U2OS`, `MCF7`, `NIH 3T3`) or two capitals in mixed case (`HeLa`, `LNCaP`).
+    One of ALWAYS_CELL_LINES (`CHO`, `HeLa`): yes. A plain lower-case word (`grey`, `ten`): no, whatever
+    follows. Followed by "cells"/"cell line" (`Jurkat cells`, `COS cells`): yes, unless under 2 characters.
+    Otherwise the name needs 4+ characters, must not be `confusable` (also a protein/chemical name: `HuR`,
+    `CCl4`), and must have a digit and a capital (`U2OS`, `MCF7`, `NIH 3T3`) or two capitals in mixed case
+    (`HeLa`, `LNCaP`).
     found (str): The text of the name; after (str): the text right after it.
     RETURNS (bool): Whether to read it as a cell line.
     """
     key = cell_line_key(found)
-    if _CELLS_AFTER.match(after):
-        return len(key) >= 2
     if key in ALWAYS_CELL_LINES:
         return True
+    if found.isalpha() and found.islower():
+        return False  # an everyday word, also before "cells" or "line" (`grey line`, `ten cells`, `label cells`)
+    if _CELLS_AFTER.match(after):
+        return len(key) >= 2
     if confusable or len(key) < 4:
         return False
     has_digit = any(c.isdigit() for c in found)

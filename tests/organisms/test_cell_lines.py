@@ -56,6 +56,15 @@ def test_looks_like_cell_line():
     assert looks_like_cell_line("ABC", " cells")
 
 
+def test_an_everyday_word_is_no_cell_line_whatever_follows():
+    # Cellosaurus lists lines named `grey`, `ten`, `label`: in captions they are a plot's grey line, ten cells
+    assert not looks_like_cell_line("grey", " line indicates")
+    assert not looks_like_cell_line("ten", " cells per field")
+    assert not looks_like_cell_line("label", " cells")
+    assert looks_like_cell_line("hela", " cells")  # a short name always read as a line, in any case
+    assert looks_like_cell_line("Grey", " cells")  # written like a name
+
+
 def test_round_trip(cell_lines, tmp_path):
     path = tmp_path / "cl.json.gz"
     cell_lines.to_disk(path)
