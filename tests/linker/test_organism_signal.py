@@ -8,9 +8,10 @@ from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.signals.organism import OrganismSignal
-from spacy_nseen.organisms.orthologs import OrthologTable
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.reference.reference_set import ReferenceSet
+
+from multi_organism_rows import organism_signal
 
 MOUSE, ECOLI = 10090, 83333
 # Only the E. coli entry is named `Alkaline phosphatase` as written; the mouse entry's names differ a little.
@@ -36,21 +37,16 @@ def linker(toy_encoder: Model, reference: ReferenceSet) -> KnowledgeBaseLinker:
     return KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=5, seed=0)
 
 
-def signal(reference: ReferenceSet, score: float) -> OrganismSignal:
-    table = OrthologTable(reference)
-    return OrganismSignal(reference.entity_taxa, reference.name_entity, 0.1, 0.3, lambda: table, score)
-
-
 def test_a_mention_matching_only_another_organism_is_searched_when_the_assignment_is_confident(
         reference: ReferenceSet, linker: KnowledgeBaseLinker) -> None:
     exact = linker.exact_names.lookup("Alkaline phosphatase")
     assert {reference.kb_ids[int(reference.name_entity[r])] for r in exact} == {"UniProt:P00634"}
-    on = signal(reference, 0.75)
+    on = organism_signal(reference, 0.75)
     assert on.foreign_exact_only(exact, OrganismContext(MOUSE, 0.9))
     assert not on.foreign_exact_only(exact, OrganismContext(MOUSE, 0.1))  # weak evidence: the short-cut holds
     assert not on.foreign_exact_only(exact, OrganismContext(ECOLI, 0.9))  # an exact match of its own organism
     assert not on.foreign_exact_only(exact, None) and not on.foreign_exact_only({}, OrganismContext(MOUSE, 0.9))
-    assert not signal(reference, 1.0).foreign_exact_only(exact, OrganismContext(MOUSE, 0.9))  # off
+    assert not organism_signal(reference, 1.0).foreign_exact_only(exact, OrganismContext(MOUSE, 0.9))  # off
 
 
 def test_close_names_of_the_assigned_organism_take_the_best_exact_tier() -> None:

@@ -10,6 +10,8 @@ from spacy_nseen.organisms.orthologs import OrthologTable
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.reference.reference_set import ReferenceSet
 
+from multi_organism_rows import organism_signal
+
 HUMAN, RAT, MOUSE = 9606, 10116, 10090
 ROWS = [
     ("UniProt:Q14457", "Beclin-1", "recommended"),
@@ -118,20 +120,13 @@ def test_the_names_tie_break_counts_an_ortholog_groups_names(toy_encoder: Model)
     assert [c.kb_id for c in human] == ["UniProt:Q13501", "UniProt:Q9Y6M1"]
 
 
-def _signal(reference: ReferenceSet):
-    from spacy_nseen.linker.signals.organism import OrganismSignal
-
-    table = OrthologTable(reference)
-    return OrganismSignal(reference.entity_taxa, reference.name_entity, 0.1, 0.3, lambda: table)
-
-
 def _row(reference: ReferenceSet, kb_id: str, name: str) -> int:
     return next(r for r, n in enumerate(reference.names)
                 if n == name and reference.kb_ids[int(reference.name_entity[r])] == kb_id)
 
 
 def test_a_fuzzy_candidate_of_another_organism_lends_its_score_to_the_ortholog(reference: ReferenceSet) -> None:
-    signal = _signal(reference)
+    signal = organism_signal(reference)
     rat_alias = _row(reference, "UniProt:Q91XJ1", "Beclin1")
     human_symbol = _row(reference, "UniProt:Q14457", "BECN1")
     human = OrganismContext(HUMAN, 0.9)
@@ -209,7 +204,7 @@ def test_a_gene_named_so_in_two_organisms_ranks_before_one_named_so_in_one(toy_e
     assert [c.kb_id for c in mouse] == ["UniProt:Q02242", "UniProt:Q9CPR4"]
     human = linker.link(["PD-1"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]
     assert [c.kb_id for c in human] == ["UniProt:Q15116", "UniProt:P18621"]
-    signal = _signal(reference)
+    signal = organism_signal(reference)
     exact = linker.exact_names.lookup("PD-1")
     entities = numpy.asarray([reference.entity_index(k) for k in ("UniProt:Q02242", "UniProt:Q9CPR4", "UniProt:Q15116")])
     assert list(signal.naming_organisms(entities, numpy.asarray([2, 2, 0]), exact)) == [2, 1, 0]
