@@ -161,6 +161,15 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
             s != q.text for q, s in zip(split["in_kb"], occurrence_texts))
         split["counts"]["unique_triples_in_kb"] = len(pairs)
     results: Dict[str, Any] = {"counts": split["counts"], "systems": {}}
+    # per in-KB occurrence, the same for every ranker
+    texts = [q.text for q in split["in_kb"]]
+    golds = [q.gold for q in split["in_kb"]]
+    labels = [gold_taxon(q) for q in split["in_kb"]] if gold_taxon is not None else None
+    groups: Dict[str, List[int]] = {}
+    for i, label in enumerate(labels or []):
+        groups.setdefault(label, []).append(i)
+    assigned = ([getattr(organism_of(q), "taxon", None) for q in split["in_kb"]]
+                if organism_of is not None and labels is not None and taxon_of is not None else None)
     for ranker in rankers:
         msg.info(f"{ranker.name}: ranking {len(strings)} distinct mention strings")
         start = time.perf_counter()
@@ -173,25 +182,17 @@ def evaluate_rankers(queries: Sequence[Query], entities: set, rankers: Sequence[
             keys = sorted({(t, organism_of(q)) for t, q in zip(occurrence_texts, split["in_kb"])}, key=repr)
             by_key = dict(zip(keys, ranker.rank([t for t, _ in keys], max(ks), organisms=[c for _, c in keys])))
             occurrence_ranked = [by_key[(t, organism_of(q))] for t, q in zip(occurrence_texts, split["in_kb"])]
-        occ = hits_at_k(occurrence_ranked, [q.gold for q in split["in_kb"]], ks)
+        occ = hits_at_k(occurrence_ranked, golds, ks)
         uniq = hits_at_k([by_text[s] for _, s, _ in pairs], [g for _, _, g in pairs], ks)
-        by_organism = {}
-        if gold_taxon is not None:
-            groups: Dict[str, List[int]] = {}
-            for i, q in enumerate(split["in_kb"]):
-                groups.setdefault(gold_taxon(q), []).append(i)
-            by_organism = {label: {"queries": len(rows), **hits_at_k([occurrence_ranked[i] for i in rows],
-                                                                    [split["in_kb"][i].gold for i in rows], (1,))}
-                           for label, rows in sorted(groups.items())}
+        by_organism = {label: {"queries": len(rows), **hits_at_k([occurrence_ranked[i] for i in rows],
+                                                                [golds[i] for i in rows], (1,))}
+                       for label, rows in sorted(groups.items())}
         causes = {}
-        if organism_aware and gold_taxon is not None and taxon_of is not None:
-            assigned = [getattr(organism_of(q), "taxon", None) for q in split["in_kb"]]
-            causes = miss_causes([q.text for q in split["in_kb"]], occurrence_ranked, [q.gold for q in split["in_kb"]],
-                                 assigned, [gold_taxon(q) for q in split["in_kb"]], taxon_of)
+        if organism_aware and assigned is not None and labels is not None and taxon_of is not None:
+            causes = miss_causes(texts, occurrence_ranked, golds, assigned, labels, taxon_of)
         results["systems"][ranker.name] = {
             "per_occurrence": occ, "per_unique_pair": uniq, "seconds": round(seconds, 3),
-            "frequent_mentions": frequent_mentions([q.text for q in split["in_kb"]], occurrence_ranked,
-                                                   [q.gold for q in split["in_kb"]]),
+            "frequent_mentions": frequent_mentions(texts, occurrence_ranked, golds),
             **({"per_organism_hits@1": by_organism} if by_organism else {}),
             **({"miss_causes": causes} if causes else {}),
             "queries_per_second": round(len(strings) / seconds, 1) if seconds > 0 else None,

@@ -12,6 +12,8 @@ Each in-KB occurrence whose best candidate is not a gold id gets one cause, read
 from collections import Counter
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence
 
+from training.evaluation.tables import markdown_row
+
 ORGANISM_WRONG = "organism assigned wrong"
 OTHER_ORGANISM_FIRST = "other organism ranked first"
 OTHER_ENTITY = "other entity, gold organism, gold in top k"
@@ -66,19 +68,16 @@ def miss_causes(texts: Sequence[str], ranked: Sequence[Sequence[str]], golds: Se
 
 def markdown(name: str, causes: Dict[str, Any]) -> List[str]:
     """RETURNS (List[str]): Markdown lines: the causes per gold organism, then the most frequent misses per cause."""
-    def row(cells: List[str]) -> str:
-        return "| " + " | ".join(cells) + " |"
-
     groups = causes["by_organism"]
     lines = [f"## Why {name}'s best candidate is wrong ({causes['misses']} of {causes['occurrences']} occurrences)", "",
              "Causes, read in this order (`training.evaluation.miss_causes`): the best candidate of another organism "
              "when the assigned organism was wrong too, or although it was right; of the gold organism with a gold id "
              "lower in the ranking, or with none in it.", "",
-             row(["gold organism", "occurrences", *CAUSES]), row(["---"] * (len(CAUSES) + 2))]
+             markdown_row(["gold organism", "occurrences", *CAUSES]), markdown_row(["---"] * (len(CAUSES) + 2))]
     for label, counts in groups.items():
-        lines.append(row([label, str(counts["occurrences"]), *(str(counts.get(c, 0)) for c in CAUSES)]))
+        lines.append(markdown_row([label, str(counts["occurrences"]), *(str(counts.get(c, 0)) for c in CAUSES)]))
     totals = [sum(counts.get(c, 0) for counts in groups.values()) for c in CAUSES]
-    lines += [row(["all", str(causes["occurrences"]), *map(str, totals)]), ""]
+    lines += [markdown_row(["all", str(causes["occurrences"]), *map(str, totals)]), ""]
     for cause, rows in causes["examples"].items():
         shown = "; ".join(f"`{text}` → {best or '(none)'} (gold {gold}) ×{n}" for text, gold, best, n in rows)
         lines.append(f"- {cause}: {shown}")

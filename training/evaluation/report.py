@@ -3,6 +3,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from training.evaluation import frequent_mentions, miss_causes
+from training.evaluation.tables import markdown_row
 
 # Table 3 of Fazeli Fard et al. (NSEEN): H@1, H@3, H@5, H@10.
 PAPER_TABLE3: Dict[str, Dict[str, Dict[str, List[float]]]] = {
@@ -20,10 +21,6 @@ PAPER_TABLE3: Dict[str, Dict[str, Dict[str, List[float]]]] = {
     },
 }
 KS = (1, 3, 5, 10)
-
-
-def _row(cells: List[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
 
 
 def markdown(results: Dict[str, Any]) -> str:
@@ -53,10 +50,10 @@ def markdown(results: Dict[str, Any]) -> str:
     header = ["system"] + [f"H@{k}" for k in KS]
     for unit, title in (("per_occurrence", "Per mention occurrence"),
                         ("per_unique_pair", "Per unique (mention text, gold ids) pair")):
-        lines += [f"## {title}", "", _row(header + ["queries/s"]),
-                  _row(["---"] * (len(header) + 1))]
+        lines += [f"## {title}", "", markdown_row(header + ["queries/s"]),
+                  markdown_row(["---"] * (len(header) + 1))]
         for name, r in results["systems"].items():
-            lines.append(_row([name] + [f"{r[unit][f'hits@{k}']:.3f}" for k in KS]
+            lines.append(markdown_row([name] + [f"{r[unit][f'hits@{k}']:.3f}" for k in KS]
                               + [str(r["queries_per_second"])]))
         lines.append("")
     lines += ["queries/s = " + results.get("queries_per_second_unit", "") + "; one core.", ""]
@@ -64,10 +61,10 @@ def markdown(results: Dict[str, Any]) -> str:
     if with_organisms:
         labels = sorted({label for groups in with_organisms.values() for label in groups})
         lines += ["## Hits@1 per occurrence by the gold id's organism", "",
-                  _row(["system"] + [f"{label} ({next(iter(with_organisms.values())).get(label, {}).get('queries', 0)})" for label in labels]),
-                  _row(["---"] * (len(labels) + 1))]
+                  markdown_row(["system"] + [f"{label} ({next(iter(with_organisms.values())).get(label, {}).get('queries', 0)})" for label in labels]),
+                  markdown_row(["---"] * (len(labels) + 1))]
         for name, groups in with_organisms.items():
-            lines.append(_row([name] + [f"{groups[label]['hits@1']:.3f}" if label in groups else "" for label in labels]))
+            lines.append(markdown_row([name] + [f"{groups[label]['hits@1']:.3f}" if label in groups else "" for label in labels]))
         lines.append("")
     for name, r in results["systems"].items():
         if r.get("miss_causes"):
@@ -76,10 +73,10 @@ def markdown(results: Dict[str, Any]) -> str:
     paper = results.get("paper_table3") or {}
     if paper:
         lines += ["## The paper's Table 3 (for comparison; their query counting is unspecified)",
-                  "", _row(["dataset", "method"] + header[1:]), _row(["---"] * (len(header) + 1))]
+                  "", markdown_row(["dataset", "method"] + header[1:]), markdown_row(["---"] * (len(header) + 1))]
         for ds, rows in paper.items():
             for method, vals in rows.items():
-                lines.append(_row([ds, method] + [f"{v:.3f}" for v in vals]))
+                lines.append(markdown_row([ds, method] + [f"{v:.3f}" for v in vals]))
         lines.append("")
     if results.get("table4"):
         lines += ["## Table 4: top-10 names for the paper's example queries", ""]

@@ -34,6 +34,7 @@ class OrganismSignal:
         self.over_exact_score = over_exact_score
 
     def _confident(self, context: Optional[OrganismContext]) -> bool:
+        """Whether the set has taxa and the mention an assigned taxon with confidence ≥ `min_confidence`."""
         return (self.entity_taxa is not None and context is not None and context.taxon is not None
                 and context.confidence >= self.min_confidence)
 
@@ -63,9 +64,10 @@ class OrganismSignal:
         RETURNS (numpy.ndarray): the tiers to rank by (`tiers` itself when nothing changes).
         """
         exact = tiers > 0
-        if self.over_exact_score >= 1.0 or not exact.any() or not confident.any() or (confident.astype(bool) & exact).any():
+        assigned = confident.astype(bool)
+        if self.over_exact_score >= 1.0 or not exact.any() or not assigned.any() or (assigned & exact).any():
             return tiers
-        close = confident.astype(bool) & ~exact & (scores >= self.over_exact_score)
+        close = assigned & ~exact & (scores >= self.over_exact_score)
         if not close.any():
             return tiers
         ranked = tiers.copy()
@@ -87,9 +89,9 @@ class OrganismSignal:
         RETURNS: the pool and its scores (a new array whenever the assignment is confident enough), and the source
             name row of each added or re-keyed row.
         """
-        if (self.orthologs is None or self.entity_taxa is None or context is None
-                or context.taxon is None or context.confidence < self.min_confidence):
+        if self.orthologs is None or not self._confident(context):
             return pool, scores, {}
+        assert self.entity_taxa is not None and context is not None
         table = self.orthologs()
         position = {row: j for j, row in enumerate(pool)}
         scores = numpy.array(scores, dtype=numpy.float32)  # a copy: a lent score raises its ortholog's row here
@@ -140,10 +142,9 @@ class OrganismSignal:
         for row, tier in exact.items():
             entity = int(self.name_entity[row])
             naming.setdefault((table.group_key(entity), tier), set()).add(int(self.entity_taxa[entity]))
-        for j, entity in enumerate(entities.tolist()):
-            if tiers[j] > 0:
-                found = len(naming.get((table.group_key(entity), int(tiers[j])), ()))
-                counts[j] = min(SHARED_NAME_ORGANISMS, max(1, found))  # a stand-in of no listed source: its own
+        for j in numpy.flatnonzero(tiers > 0):
+            found = len(naming.get((table.group_key(int(entities[j])), int(tiers[j])), ()))
+            counts[j] = min(SHARED_NAME_ORGANISMS, max(1, found))  # a stand-in of no listed source: its own
         return counts
 
     def allowed_rows(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> Dict[int, int]:
