@@ -1,10 +1,18 @@
 """How entities that match a mention exactly are ordered among themselves.
 
 When several entities have a name whose key equals the mention's (`p62` is an alias of six human proteins),
-`KnowledgeBaseLinker` ranks them by (exact tier, kind priority of the matched name, entity prior, score); in a
+`KnowledgeBaseLinker` ranks them by (exact tier, kind class, name words, kind priority, entity prior, score); in a
 multi-organism set the assigned organism and the number of organisms naming the gene so (at most 2) come before
-the kind priority (`linker.fusion`, `signals.organism`).
-Two settings choose the middle keys:
+the kind class (`linker.fusion`, `signals.organism`).
+
+- The kind class (`kind_classes`): a recommended name, then a primary name or gene symbol, then any alias (every
+  kind ranked `ALIAS_RANK` or later in the kind table).
+- Name words (`reference.name_words`): among aliases, an entity one of whose longer names holds the mention as a
+  word comes first: `S6` names RPS6 ("40S ribosomal protein S6") and PSMC4; `p38` names MAPK14 ("MAP kinase p38
+  alpha") and four others, among them GRAP2 with the UniProt alternative name `P38`. A gene symbol still ranks
+  before it (`RPA2` is the symbol of RPA2, and a word of POLR1B's "DNA-directed RNA polymerase I subunit RPA2").
+
+Two settings choose the other keys:
 
 - `exact_kind_priority`: a named table of name-kind priorities (lower is better):
   - "default": the UniProt and ChEBI kinds of the paper's reference sets (`KIND_PRIORITIES["default"]`), with
@@ -52,6 +60,8 @@ KIND_PRIORITIES: Dict[str, Dict[str, int]] = {
     "none": {"*": 0},
 }
 TIE_BREAKS = ("score", "names", "prior")
+# Kinds ranked this or later in a kind table are aliases: one class, within which the name-words key decides first.
+ALIAS_RANK = 2
 
 
 def kind_ranks(kinds: Sequence[str], table: str) -> numpy.ndarray:
@@ -59,6 +69,12 @@ def kind_ranks(kinds: Sequence[str], table: str) -> numpy.ndarray:
     priorities = KIND_PRIORITIES[table]
     default = priorities["*"]
     return numpy.asarray([priorities.get(kind, default) for kind in kinds], dtype=numpy.int64)
+
+
+def kind_classes(kinds: numpy.ndarray) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): the kind class of negated kind priorities (as `ExactTier.keys` gives them, higher is
+    better): the priority itself before `ALIAS_RANK`, `-ALIAS_RANK` for every alias kind."""
+    return numpy.maximum(numpy.asarray(kinds, dtype=numpy.int64), -ALIAS_RANK)
 
 
 def names_per_entity(reference_set: ReferenceSet) -> numpy.ndarray:

@@ -9,8 +9,9 @@ For a batch of distinct mentions (`signals.Queries`):
    character TF-IDF, fuzzy, each weighted by its `LinkerSettings` field), less `relational_penalty` for a name
    that is the mention plus a relational head (`signals.relational`: `Lc3 synthase` is not `LC3`);
 4. names collapse to entities, ranked by (exact tier, assigned organism among exact matches, organisms naming the
-   gene so (at most 2, `OrganismSignal.naming_organisms`), kind priority, entity prior, fused score + organism
-   bonus); an exact match's written score is 1.0. When all exact matches are of other organisms than the
+   gene so (at most 2, `OrganismSignal.naming_organisms`), kind class, the mention a word of a longer name of the
+   entity, kind priority, entity prior, fused score + organism bonus; see `exact_ranking`); an exact match's
+   written score is 1.0. When all exact matches are of other organisms than the
    confidently assigned one, its names scoring at least `organism_over_exact_score` rank with them
    (`OrganismSignal.over_exact`).
 `exact_fill` is this fusion without the dense signal for the short-cut mentions: candidates from the scoring
@@ -31,6 +32,7 @@ from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
 from ..text.lines import strings_at
 from .candidate import Candidate
+from .exact_ranking import kind_classes
 from .settings import LinkerSettings
 from .signals import DECISIONS, SCORING_SIGNALS, Queries, Verdict, verdict
 from .signals.char_tfidf import CharTfidfSignal
@@ -119,7 +121,8 @@ class Fusion:
             pools[row].extend(exact)
             pools[row] = list(dict.fromkeys(pools[row]))
         fused = self.fused_scores(queries, pools)
-        out = [self.collapse(pool, fused[row], queries.exact[row], top_k, contexts[row]) for row, pool in enumerate(pools)]
+        out = [self.collapse(pool, fused[row], queries.exact[row], top_k, contexts[row], queries.written[row])
+               for row, pool in enumerate(pools)]
         if settings.exact_fill != "none" and self.signal(CharTfidfSignal) is not None:
             fill = [r for r, skip in enumerate(shortcut) if skip and len(out[r]) < top_k]
             if fill:
@@ -208,10 +211,11 @@ class Fusion:
         return found
 
     def collapse(self, pool: List[int], scores: numpy.ndarray, exact, top_k: int,
-                 context: Optional[OrganismContext] = None) -> List[Candidate]:
+                 context: Optional[OrganismContext] = None, mention: str = "") -> List[Candidate]:
         """Names → entities. Each entity keeps its best name by (exact tier, assigned organism among exact
-        matches, organisms naming its gene so, kind priority of an exact match, prior, score + organism bonus),
-        the earliest in the pool on ties; entities rank by the same key, then by entity index."""
+        matches, organisms naming its gene so, kind class, the mention a word of a longer name, kind priority of
+        an exact match, prior, score + organism bonus), the earliest in the pool on ties; entities rank by the same
+        key, then by entity index. `mention` (as written) is read by the name-words key only."""
         reference = self.linker.reference_set
         pool, scores, stand_ins = self.organism.with_orthologs(pool, scores, exact, context)
         rows = numpy.asarray(pool, dtype=numpy.int64)
@@ -223,20 +227,21 @@ class Fusion:
         entities = reference.name_entity[rows].astype(numpy.int64)
         if self.exact is not None:
             keyed = [stand_ins.get(row, row) for row in pool] if stand_ins else pool  # an ortholog: its source's keys
-            tiers, kinds, priors = self.exact.keys(keyed, exact, entities)
+            tiers, kinds, words, priors = self.exact.keys(keyed, exact, entities, mention)
         else:
-            tiers = kinds = numpy.zeros(len(rows), dtype=numpy.int64)
+            tiers = kinds = words = numpy.zeros(len(rows), dtype=numpy.int64)
             priors = numpy.zeros(len(rows), dtype=numpy.float64)
+        classes = kind_classes(kinds)
         bonus, confident = self.organism.match(entities, context)
         ranking = scores + numpy.float32(self.organism.weight) * bonus
         rank_tiers = self.organism.over_exact(tiers, scores, confident)
         organism = confident * (rank_tiers > 0)
         naming = self.organism.naming_organisms(entities, tiers, exact)
-        by_name = numpy.lexsort((numpy.arange(len(rows)), -ranking, -priors, -kinds, -naming, -organism, -rank_tiers))
+        keys = (-ranking, -priors, -kinds, -words, -classes, -naming, -organism, -rank_tiers)  # the last decides first
+        by_name = numpy.lexsort((numpy.arange(len(rows)),) + keys)
         _, first = numpy.unique(entities[by_name], return_index=True)
         best = by_name[first]
-        ranked = best[numpy.lexsort((entities[best], -ranking[best], -priors[best], -kinds[best], -naming[best],
-                                     -organism[best], -rank_tiers[best]))][:top_k]
+        ranked = best[numpy.lexsort((entities[best],) + tuple(key[best] for key in keys))][:top_k]
         kb_ids = strings_at(reference.kb_ids, entities[ranked].tolist())
         names = strings_at(reference.names, rows[ranked].tolist())
         return [

@@ -47,6 +47,11 @@ GREEK_VARIANT_FORMS: Dict[str, str] = {
     "ϖ": "π",  # pi symbol
     "µ": "μ",  # micro sign (U+00B5)
 }
+# Lower-case letter -> the Latin letter HGNC gene symbols write for it (`HIF1A`, `GSK3B`, `PRKCQ` for PKCθ).
+GREEK_LATIN_LETTERS: Dict[str, str] = {
+    "α": "a", "β": "b", "γ": "g", "δ": "d", "ε": "e", "ζ": "z", "η": "h", "θ": "q", "ι": "i", "κ": "k",
+    "λ": "l", "μ": "m",
+}
 # Upper-case letter -> lower-case letter.
 GREEK_UPPER: Dict[str, str] = {letter.upper(): letter for letter in GREEK_LETTERS}
 # Spelled-out name -> lower-case letter.
@@ -77,6 +82,16 @@ def has_greek(text: str) -> bool:
     RETURNS (bool): True if any character is a Greek letter.
     """
     return any(greek_letter_name(char) for char in text)
+
+
+def greek_as_latin(text: str) -> str:
+    """Write each lower-case Greek letter of `GREEK_LATIN_LETTERS` as its Latin letter (`LC3β` -> `LC3b`,
+    `Sec61β` -> `Sec61b`, `PKCθ` -> `PKCq`); other characters are kept, upper-case Greek too (`ΔN` is a deletion).
+
+    text (str): The text.
+    RETURNS (str): The text with Latin letters for Greek ones.
+    """
+    return "".join(GREEK_LATIN_LETTERS.get(GREEK_VARIANT_FORMS.get(char, char), char) for char in text)
 
 
 def spell_out_greek(text: str, separator: str = "-") -> str:

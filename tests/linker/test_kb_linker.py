@@ -75,6 +75,26 @@ def test_exact_matches_of_several_entities_prefer_the_better_kind(toy_encoder):
     assert all(c.score == 1.0 and c.name == "p70" for c in candidates)
 
 
+def test_a_greek_letter_matches_its_latin_letter_when_nothing_matches_as_written(toy_encoder):
+    reference = ReferenceSet.from_rows(
+        [("A:1", "MAP1LC3B", "gene_primary"), ("A:1", "Microtubule-associated protein 1 light chain 3 beta", "alternative"),
+         ("B:2", "Annexin A3", "recommended"), ("B:2", "Lipocortin III", "alternative"),
+         ("C:3", "GSK3β", "alternative"), ("D:4", "GSK3B", "gene_primary")]
+    )
+    linker = KnowledgeBaseLinker.build("toy", toy_encoder, reference, n_trees=2)
+    [lc3b] = linker.link(["MAP1LC3β"], top_k=2)
+    assert lc3b[0].kb_id == "A:1" and lc3b[0].score == 1.0 and lc3b[0].name == "MAP1LC3B"
+    # a name matching as written keeps it from the Latin form's matches
+    [gsk] = linker.link(["GSK3β"], top_k=2)
+    assert gsk[0].kb_id == "C:3"
+    exact = linker.fusion("hybrid").exact
+    from spacy_nseen.linker.signals.base import Queries
+    queries = Queries(["MAP1LC3β", "GSK3β", "ΔN"], ["MAP1LC3β", "GSK3β", "ΔN"], [None, None, None])
+    exact.match(queries, lambda rows, context: rows)
+    assert set(queries.exact[0].values()) == {1}  # the loose tier
+    assert set(queries.exact[1].values()) == {2} and queries.exact[2] == {}
+
+
 def test_exact_match_can_be_switched_off(toy_encoder, toy_reference):
     linker = KnowledgeBaseLinker.build(
         "uniprot", toy_encoder, toy_reference, n_trees=10, settings=LinkerSettings(exact_match=False)

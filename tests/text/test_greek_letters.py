@@ -54,3 +54,14 @@ def test_letter_names():
     assert greek_letter_name("Γ") == "Gamma"
     assert greek_letter_name("g") == ""
     assert has_greek("IKKε") and not has_greek("IKK")
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [("LC3β", "LC3b"), ("Sec61β", "Sec61b"), ("PKCθ", "PKCq"), ("IL-1β", "IL-1b"), ("NF-κB", "NF-kB"),
+     ("ϐ-actin", "b-actin"), ("µ-opioid", "m-opioid"), ("ΔN-p63", "ΔN-p63"), ("TP53", "TP53"), ("", "")],
+)
+def test_greek_as_latin_writes_lower_case_letters_as_gene_symbols_do(text, expected):
+    from spacy_nseen.text.greek import greek_as_latin
+
+    assert greek_as_latin(text) == expected

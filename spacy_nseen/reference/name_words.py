@@ -1,0 +1,59 @@
+"""Whether a mention is a word of one of an entity's longer names.
+
+An alias shared by several entities usually abbreviates one of them, and that one often says so in its longer
+names: `S6` is an HGNC alias of RPS6 and PSMC4, and only RPS6 is "40S ribosomal protein S6"; `p38` is a name of
+five human proteins, and MAPK14 alone is "MAP kinase p38 alpha". `ExactTier` reads this as a rank key among
+exact matches (`linker.exact_ranking`).
+
+Words are the runs of letters and digits of the case-folded text: "MAP kinase p38 alpha" has the words
+`map kinase p38 alpha`; the mention's words must appear in a name, consecutive and in order, and the name must
+have more words than the mention (the mention itself is not a longer name).
+"""
+import re
+from typing import List, Optional, Sequence, Tuple
+
+import numpy
+
+from .reference_set import ReferenceSet
+
+WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> List[str]:
+    """RETURNS (List[str]): the case-folded runs of letters and digits of a text."""
+    return WORD.findall(text.casefold())
+
+
+def contains_words(name_words: Sequence[str], mention_words: Sequence[str]) -> bool:
+    """RETURNS (bool): whether `mention_words` appear consecutively in a longer `name_words`."""
+    n = len(mention_words)
+    if n == 0 or len(name_words) <= n:
+        return False
+    first = mention_words[0]
+    return any(name_words[i] == first and list(name_words[i:i + n]) == list(mention_words)
+               for i in range(len(name_words) - n + 1))
+
+
+class NameWords:
+    """The names of each entity of a reference set, for `in_longer_name` (its row index is built on first use)."""
+
+    def __init__(self, reference_set: ReferenceSet) -> None:
+        self.reference_set = reference_set
+        self._index: Optional[Tuple[numpy.ndarray, numpy.ndarray]] = None
+
+    def rows_of(self, entity: int) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): the name rows of one entity."""
+        if self._index is None:
+            name_entity = numpy.asarray(self.reference_set.name_entity, dtype=numpy.int64)
+            order = numpy.argsort(name_entity, kind="stable")
+            counts = numpy.bincount(name_entity, minlength=self.reference_set.n_entities)
+            self._index = (order, numpy.concatenate([[0], numpy.cumsum(counts)]))
+        order, starts = self._index
+        return order[starts[entity]:starts[entity + 1]]
+
+    def in_longer_name(self, entity: int, mention: str) -> bool:
+        """RETURNS (bool): whether the mention's words are words of one of the entity's longer names."""
+        mention_words = words(mention)
+        names = self.reference_set.names
+        return bool(mention_words) and any(contains_words(words(names[int(row)]), mention_words)
+                                           for row in self.rows_of(entity))

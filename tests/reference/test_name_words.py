@@ -1,0 +1,30 @@
+from spacy_nseen.reference.name_words import NameWords, contains_words, words
+from spacy_nseen.reference.reference_set import ReferenceSet
+
+
+def test_words_are_casefolded_runs_of_letters_and_digits():
+    assert words("MAP kinase p38-alpha (MXI2)") == ["map", "kinase", "p38", "alpha", "mxi2"]
+    assert words("Aβ") == ["aβ"]
+    assert words("--") == []
+
+
+def test_contains_words_needs_a_longer_name_and_consecutive_words():
+    assert contains_words(["map", "kinase", "p38", "alpha"], ["p38"])
+    assert contains_words(["histone", "h3", "lysine"], ["histone", "h3"])
+    assert not contains_words(["p38"], ["p38"])  # the mention itself is not a longer name
+    assert not contains_words(["h3", "histone", "x"], ["histone", "h3"])  # order matters
+    assert not contains_words(["p38alpha", "kinase"], ["p38"])  # whole words only
+    assert not contains_words(["a", "b"], [])
+
+
+def test_in_longer_name_reads_only_the_entitys_own_names():
+    reference = ReferenceSet.from_rows([
+        ("B:1", "40S ribosomal protein S6", "recommended"), ("A:0", "S6", "hgnc_alias"), ("B:1", "S6", "hgnc_alias"),
+        ("A:0", "26S proteasome regulatory subunit 6B", "recommended"),
+    ])
+    found = NameWords(reference)
+    a, b = reference.entity_index("A:0"), reference.entity_index("B:1")
+    assert sorted(found.rows_of(b).tolist()) == [0, 2]
+    assert found.in_longer_name(b, "S6") and found.in_longer_name(b, "s6")
+    assert not found.in_longer_name(a, "S6")
+    assert not found.in_longer_name(b, "") and not found.in_longer_name(b, "—")
