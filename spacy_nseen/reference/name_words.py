@@ -7,16 +7,21 @@ exact matches (`linker.exact_ranking`).
 
 Words are the runs of letters and digits of the case-folded text: "MAP kinase p38 alpha" has the words
 `map kinase p38 alpha`; the mention's words must appear in a name, consecutive and in order, and the name must
-have more words than the mention (the mention itself is not a longer name).
+have more words than the mention (the mention itself is not a longer name). A name about another molecule does
+not count: the mention plus a relational head (`PTB-like protein` is PTBP2, not PTB: `text.relational_names`), or
+the mention after "of", "to", "for" or "with" (`Neurally-enriched homolog of PTB`).
 """
 import re
-from typing import List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
 
+from ..text.relational_names import relational_extension
 from .reference_set import ReferenceSet
 
 WORD = re.compile(r"[^\W_]+")
+# A mention after one of these words is what the name relates to, not what it names.
+RELATING_WORDS: FrozenSet[str] = frozenset({"of", "to", "for", "with"})
 
 
 def words(text: str) -> List[str]:
@@ -25,13 +30,21 @@ def words(text: str) -> List[str]:
 
 
 def contains_words(name_words: Sequence[str], mention_words: Sequence[str]) -> bool:
-    """RETURNS (bool): whether `mention_words` appear consecutively in a longer `name_words`."""
+    """RETURNS (bool): whether `mention_words` appear consecutively in a longer `name_words`, not right after a
+    relating word (`RELATING_WORDS`)."""
     n = len(mention_words)
     if n == 0 or len(name_words) <= n:
         return False
     first = mention_words[0]
     return any(name_words[i] == first and list(name_words[i:i + n]) == list(mention_words)
+               and (i == 0 or name_words[i - 1] not in RELATING_WORDS)
                for i in range(len(name_words) - n + 1))
+
+
+def names_the_mention(name: str, mention: str, mention_words: Sequence[str]) -> bool:
+    """RETURNS (bool): whether `name` is a longer name holding the mention as words, and not a name of a molecule
+    related to it (`relational_extension`)."""
+    return contains_words(words(name), mention_words) and not relational_extension(mention, name)
 
 
 class NameWords:
@@ -55,5 +68,5 @@ class NameWords:
         """RETURNS (bool): whether the mention's words are words of one of the entity's longer names."""
         mention_words = words(mention)
         names = self.reference_set.names
-        return bool(mention_words) and any(contains_words(words(names[int(row)]), mention_words)
+        return bool(mention_words) and any(names_the_mention(names[int(row)], mention, mention_words)
                                            for row in self.rows_of(entity))

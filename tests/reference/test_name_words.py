@@ -28,3 +28,19 @@ def test_in_longer_name_reads_only_the_entitys_own_names():
     assert found.in_longer_name(b, "S6") and found.in_longer_name(b, "s6")
     assert not found.in_longer_name(a, "S6")
     assert not found.in_longer_name(b, "") and not found.in_longer_name(b, "—")
+
+
+def test_a_name_of_a_related_molecule_does_not_count():
+    from spacy_nseen.reference.name_words import names_the_mention
+
+    mention = words("PTB")
+    assert not names_the_mention("PTB-like protein", "PTB", mention)  # relational head: PTBP2
+    assert not names_the_mention("Neurally-enriched homolog of PTB", "PTB", mention)  # after "of"
+    assert names_the_mention("Polypyrimidine tract-binding protein PTB", "PTB", mention)
+    assert not contains_words(["similar", "to", "ptb"], mention)
+    reference = ReferenceSet.from_rows([
+        ("A:1", "PTB", "hgnc_alias"), ("A:1", "Polypyrimidine tract-binding protein 1", "recommended"),
+        ("B:2", "PTB", "hgnc_alias"), ("B:2", "PTB-like protein", "alternative"),
+    ])
+    found = NameWords(reference)
+    assert not found.in_longer_name(reference.entity_index("B:2"), "PTB")
