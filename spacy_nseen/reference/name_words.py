@@ -12,7 +12,7 @@ not count: the mention plus a relational head (`PTB-like protein` is PTBP2, not 
 the mention after "of", "to", "for" or "with" (`Neurally-enriched homolog of PTB`).
 """
 import re
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
 
@@ -35,8 +35,8 @@ def contains_words(name_words: Sequence[str], mention_words: Sequence[str]) -> b
     n = len(mention_words)
     if n == 0 or len(name_words) <= n:
         return False
-    first = mention_words[0]
-    return any(name_words[i] == first and list(name_words[i:i + n]) == list(mention_words)
+    target = list(mention_words)
+    return any(name_words[i] == target[0] and list(name_words[i:i + n]) == target
                and (i == 0 or name_words[i - 1] not in RELATING_WORDS)
                for i in range(len(name_words) - n + 1))
 
@@ -48,7 +48,8 @@ def names_the_mention(name: str, mention: str, mention_words: Sequence[str]) -> 
 
 
 class NameWords:
-    """The names of each entity of a reference set, for `in_longer_name` (its row index is built on first use)."""
+    """The names of each entity of a reference set, for `longer_name_entities` (its row index is built on first
+    use)."""
 
     def __init__(self, reference_set: ReferenceSet) -> None:
         self.reference_set = reference_set
@@ -64,15 +65,19 @@ class NameWords:
         order, starts = self._index
         return order[starts[entity]:starts[entity + 1]]
 
-    def in_longer_name(self, entity: int, mention: str) -> bool:
-        """RETURNS (bool): whether the mention's words are words of one of the entity's longer names."""
+    def longer_name_entities(self, entities: Iterable[int], mention: str) -> Set[int]:
+        """RETURNS (Set[int]): those of `entities` one of whose longer names holds the mention's words (the
+        mention is split into words once for all of them)."""
         mention_words = words(mention)
         if not mention_words:
-            return False
+            return set()
         first, names = mention_words[0], self.reference_set.names
-        for row in self.rows_of(entity):
-            name = names[int(row)]
-            # the first word as a substring is needed, and a far cheaper test than splitting the name into words
-            if first in name.casefold() and names_the_mention(name, mention, mention_words):
-                return True
-        return False
+        found = set()
+        for entity in entities:
+            for row in self.rows_of(entity):
+                name = names[int(row)]
+                # the first word as a substring is needed, and a far cheaper test than splitting the name into words
+                if first in name.casefold() and names_the_mention(name, mention, mention_words):
+                    found.add(entity)
+                    break
+        return found

@@ -17,7 +17,7 @@ def test_contains_words_needs_a_longer_name_and_consecutive_words():
     assert not contains_words(["a", "b"], [])
 
 
-def test_in_longer_name_reads_only_the_entitys_own_names():
+def test_longer_name_entities_reads_only_each_entitys_own_names():
     reference = ReferenceSet.from_rows([
         ("B:1", "40S ribosomal protein S6", "recommended"), ("A:0", "S6", "hgnc_alias"), ("B:1", "S6", "hgnc_alias"),
         ("A:0", "26S proteasome regulatory subunit 6B", "recommended"),
@@ -25,9 +25,9 @@ def test_in_longer_name_reads_only_the_entitys_own_names():
     found = NameWords(reference)
     a, b = reference.entity_index("A:0"), reference.entity_index("B:1")
     assert sorted(found.rows_of(b).tolist()) == [0, 2]
-    assert found.in_longer_name(b, "S6") and found.in_longer_name(b, "s6")
-    assert not found.in_longer_name(a, "S6")
-    assert not found.in_longer_name(b, "") and not found.in_longer_name(b, "—")
+    assert found.longer_name_entities([a, b], "S6") == {b} and found.longer_name_entities([a, b], "s6") == {b}
+    assert found.longer_name_entities([a], "S6") == set()
+    assert found.longer_name_entities([b], "") == set() and found.longer_name_entities([b], "—") == set()
 
 
 def test_a_name_of_a_related_molecule_does_not_count():
@@ -43,4 +43,4 @@ def test_a_name_of_a_related_molecule_does_not_count():
         ("B:2", "PTB", "hgnc_alias"), ("B:2", "PTB-like protein", "alternative"),
     ])
     found = NameWords(reference)
-    assert not found.in_longer_name(reference.entity_index("B:2"), "PTB")
+    assert found.longer_name_entities([reference.entity_index("B:2")], "PTB") == set()

@@ -27,7 +27,7 @@ class ExactKeys(NamedTuple):
     """The exact tier's rank keys of a pool's names (numpy arrays, one value per name; 0 off the exact tier).
 
     tiers: 2 strict key, 1 loose key; kinds: the kind priority, negated (higher is better); words: 1 when the
-    mention is a word of a longer name of the entity (`NameWords.in_longer_name`); priors: the entity prior.
+    mention is a word of a longer name of the entity (`NameWords.longer_name_entities`); priors: the entity prior.
     """
 
     tiers: numpy.ndarray
@@ -82,9 +82,10 @@ class ExactTier:
             prior = self.priors()
             if prior is not None:
                 keys.priors[matched] = prior[entities[matched]]
-            if mention and len(set(entities[matched].tolist())) > 1:
-                found = {e: self.name_words.in_longer_name(e, mention) for e in set(entities[matched].tolist())}
-                keys.words[matched] = [found[int(entities[j])] for j in matched]
+            candidates = set(entities[matched].tolist())
+            if mention and len(candidates) > 1:
+                naming = self.name_words.longer_name_entities(candidates, mention)
+                keys.words[matched] = [int(entities[j]) in naming for j in matched]
         return keys
 
     def number_variant_candidates(self, mention: str, pool: List[int]) -> List[int]:
