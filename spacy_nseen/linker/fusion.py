@@ -12,7 +12,8 @@ For a batch of distinct mentions (`signals.Queries`):
    gene so (at most 2, `OrganismSignal.naming_organisms`), kind class, the mention a word of a longer name of the
    entity, kind priority, entity prior, fused score + organism bonus; see `exact_ranking`); an exact match's
    written score is 1.0. When all exact matches are of other organisms than the
-   confidently assigned one, its names scoring at least `organism_over_exact_score` rank with them
+   confidently assigned one, its names scoring at least `organism_over_exact_score`, or naming the mention plus a
+   member suffix (`ATG16L` for yeast `Atg16`: `organisms.paralog_suffix`), rank with them
    (`OrganismSignal.over_exact`).
 `exact_fill` is this fusion without the dense signal for the short-cut mentions: candidates from the scoring
 signals' rare terms only (and the other grammatical number's exact matches), the weights rescaled to sum to 1;
@@ -27,6 +28,7 @@ from typing import List, NamedTuple, Optional, Sequence
 
 import numpy
 
+from ..organisms.paralog_suffix import has_member_suffix
 from ..organisms.ranking import OrganismContext
 from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
@@ -234,7 +236,9 @@ class Fusion:
         classes = kind_classes(kinds)
         bonus, confident = self.organism.match(entities, context)
         ranking = scores + numpy.float32(self.organism.weight) * bonus
-        rank_tiers = self.organism.over_exact(tiers, scores, confident)
+        rank_tiers = self.organism.over_exact(tiers, scores, confident, lambda at: numpy.fromiter(
+            (has_member_suffix(mention, name) for name in strings_at(reference.names, rows[at].tolist())),
+            dtype=bool, count=len(at)))
         organism = confident * (rank_tiers > 0)
         naming = self.organism.naming_organisms(entities, tiers, exact)
         keys = (-ranking, -priors, -kinds, -words, -classes, -naming, -organism, -rank_tiers)  # the last decides first

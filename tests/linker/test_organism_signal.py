@@ -62,6 +62,24 @@ def test_close_names_of_the_assigned_organism_take_the_best_exact_tier() -> None
     assert off.over_exact(tiers, scores, confident) is tiers
 
 
+def test_a_suffixed_name_of_the_assigned_organism_takes_the_best_exact_tier_whatever_its_score() -> None:
+    on = OrganismSignal(None, numpy.zeros(0, numpy.int64), 0.1, 0.3, None, 0.75)
+    tiers = numpy.asarray([2, 0, 0, 0])
+    scores = numpy.asarray([1.0, 0.5, 0.4, 0.5], numpy.float32)
+    confident = numpy.asarray([0, 1, 1, 0])
+    asked = []
+
+    def suffixed(at: numpy.ndarray) -> numpy.ndarray:
+        asked.extend(at.tolist())
+        return at == 2
+
+    assert list(on.over_exact(tiers, scores, confident, suffixed)) == [2, 0, 2, 0]
+    assert asked == [1, 2]  # only the assigned organism's names off the exact tier
+    assert on.over_exact(numpy.asarray([2, 0, 1, 0]), scores, confident, suffixed)[2] == 1  # own exact match
+    off = OrganismSignal(None, numpy.zeros(0, numpy.int64), 0.1, 0.3, None, 1.0)
+    assert off.over_exact(tiers, scores, confident, suffixed) is tiers
+
+
 def test_the_linker_prefers_the_assigned_organisms_close_name_and_writes_its_own_score(
         linker: KnowledgeBaseLinker) -> None:
     mouse = [OrganismContext(MOUSE, 0.9)]
@@ -80,3 +98,31 @@ def test_the_setting_is_checked() -> None:
 
     with pytest.raises(ValueError, match="organism_over_exact_score"):
         LinkerSettings(organism_over_exact_score=1.5)
+
+
+YEAST, HUMAN = 559292, 9606
+ATG_ROWS = [
+    ("UniProt:Q03818", "Autophagy-related protein 16", "recommended"),
+    ("UniProt:Q03818", "ATG16", "gene_primary"),
+    ("UniProt:Q676U5", "Autophagy-related protein 16-1", "recommended"),
+    ("UniProt:Q676U5", "ATG16L1", "gene_primary"),
+    ("UniProt:Q676U5", "APG16L", "alternative"),
+    ("UniProt:Q9Y4P1", "Cysteine protease ATG4B", "recommended"),
+    ("UniProt:Q9Y4P1", "ATG4B", "gene_primary"),
+]
+ATG_TAXA = {"UniProt:Q03818": YEAST, "UniProt:Q676U5": HUMAN, "UniProt:Q9Y4P1": HUMAN}
+
+
+def test_the_yeast_name_of_a_gene_links_to_its_suffixed_counterpart_in_the_assigned_organism(
+        toy_encoder: Model) -> None:
+    atg = KnowledgeBaseLinker.build("uniprot", toy_encoder, ReferenceSet.from_rows(ATG_ROWS, ATG_TAXA),
+                                    n_trees=5, seed=0)
+    human = atg.link(["Atg16"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]
+    assert human[0].kb_id == "UniProt:Q676U5" and human[0].name == "ATG16L1"
+    assert human[1].kb_id == "UniProt:Q03818" and human[1].score == 1.0
+    yeast = atg.link(["Atg16"], top_k=1, organisms=[OrganismContext(YEAST, 0.9)])[0]
+    assert yeast[0].kb_id == "UniProt:Q03818"
+    weak = atg.link(["Atg16"], top_k=1, organisms=[OrganismContext(HUMAN, 0.1)])[0]
+    assert weak[0].kb_id == "UniProt:Q03818"  # weak evidence: the exact name decides
+    off = atg.with_settings(replace(atg.settings, organism_over_exact_score=1.0))
+    assert off.link(["Atg16"], top_k=1, organisms=[OrganismContext(HUMAN, 0.9)])[0][0].kb_id == "UniProt:Q03818"

@@ -54,13 +54,16 @@ class OrganismSignal:
                 return False
         return True
 
-    def over_exact(self, tiers: numpy.ndarray, scores: numpy.ndarray, confident: numpy.ndarray) -> numpy.ndarray:
+    def over_exact(self, tiers: numpy.ndarray, scores: numpy.ndarray, confident: numpy.ndarray,
+                   suffixed: Optional[Callable[[numpy.ndarray], numpy.ndarray]] = None) -> numpy.ndarray:
         """The rank tiers of a pool with the assigned organism's close names among other organisms' exact matches:
         when no exact match is of the confidently assigned organism, its candidates whose fused score reaches
-        `over_exact_score` take the best exact tier (the organism key then ranks them first).
+        `over_exact_score`, or whose name is the mention plus a member suffix (`suffixed`; human `ATG16L` for yeast
+        `Atg16`, `organisms.paralog_suffix`), take the best exact tier (the organism key then ranks them first).
 
         tiers (numpy.ndarray): int64 exact tier per pool name. scores: its fused score. confident: int64 1 where the
-            name is of the confidently assigned organism (`match`).
+            name is of the confidently assigned organism (`match`). suffixed: given pool positions, whether each
+            name is the mention plus a member suffix (read only for the assigned organism's other names).
         RETURNS (numpy.ndarray): the tiers to rank by (`tiers` itself when nothing changes).
         """
         exact = tiers > 0
@@ -68,6 +71,10 @@ class OrganismSignal:
         if self.over_exact_score >= 1.0 or not exact.any() or not assigned.any() or (assigned & exact).any():
             return tiers
         close = assigned & ~exact & (scores >= self.over_exact_score)
+        if suffixed is not None:
+            others = numpy.flatnonzero(assigned & ~exact & ~close)
+            if len(others):
+                close[others] = suffixed(others)
         if not close.any():
             return tiers
         ranked = tiers.copy()
