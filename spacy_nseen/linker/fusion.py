@@ -236,7 +236,7 @@ class Fusion:
         classes = kind_classes(kinds)
         bonus, confident = self.organism.match(entities, context)
         ranking = scores + numpy.float32(self.organism.weight) * bonus
-        rank_tiers = self.organism.over_exact(tiers, scores, confident, lambda at: numpy.fromiter(
+        rank_tiers, counterparts = self.organism.over_exact(tiers, scores, confident, lambda at: numpy.fromiter(
             (has_member_suffix(mention, name) for name in strings_at(reference.names, rows[at].tolist())),
             dtype=bool, count=len(at)))
         organism = confident * (rank_tiers > 0)
@@ -249,6 +249,6 @@ class Fusion:
         kb_ids = strings_at(reference.kb_ids, entities[ranked].tolist())
         names = strings_at(reference.names, rows[ranked].tolist())
         return [
-            Candidate(kb_id, name, 1.0 if tiers[j] else round(min(1.0, float(scores[j])), 6))
+            Candidate(kb_id, name, 1.0 if tiers[j] or counterparts[j] else round(min(1.0, float(scores[j])), 6))
             for kb_id, name, j in zip(kb_ids, names, ranked)
         ]

@@ -54,12 +54,13 @@ def test_close_names_of_the_assigned_organism_take_the_best_exact_tier() -> None
     tiers = numpy.asarray([2, 0, 0, 0])
     scores = numpy.asarray([1.0, 0.8, 0.7, 0.9], numpy.float32)
     confident = numpy.asarray([0, 1, 1, 0])
-    assert list(on.over_exact(tiers, scores, confident)) == [2, 2, 0, 0]  # close enough and of the organism
+    ranked, counterparts = on.over_exact(tiers, scores, confident)
+    assert list(ranked) == [2, 2, 0, 0] and not counterparts.any()  # close enough and of the organism
     assert list(tiers) == [2, 0, 0, 0]  # not changed in place
     own_exact = numpy.asarray([2, 0, 1, 0])
-    assert on.over_exact(own_exact, scores, confident) is own_exact  # the organism has an exact match already
+    assert on.over_exact(own_exact, scores, confident).tiers is own_exact  # the organism has an exact match already
     off = OrganismSignal(None, numpy.zeros(0, numpy.int64), 0.1, 0.3, None, 1.0)
-    assert off.over_exact(tiers, scores, confident) is tiers
+    assert off.over_exact(tiers, scores, confident).tiers is tiers
 
 
 def test_a_suffixed_name_of_the_assigned_organism_takes_the_best_exact_tier_whatever_its_score() -> None:
@@ -73,11 +74,13 @@ def test_a_suffixed_name_of_the_assigned_organism_takes_the_best_exact_tier_what
         asked.extend(at.tolist())
         return at == 2
 
-    assert list(on.over_exact(tiers, scores, confident, suffixed)) == [2, 0, 2, 0]
+    ranked, counterparts = on.over_exact(tiers, scores, confident, suffixed)
+    assert list(ranked) == [2, 0, 2, 0] and list(counterparts) == [False, False, True, False]
     assert asked == [1, 2]  # only the assigned organism's names off the exact tier
-    assert on.over_exact(numpy.asarray([2, 0, 1, 0]), scores, confident, suffixed)[2] == 1  # own exact match
+    own = on.over_exact(numpy.asarray([2, 0, 1, 0]), scores, confident, suffixed)
+    assert own.tiers[2] == 1 and not own.counterparts.any()  # the organism has an exact match already
     off = OrganismSignal(None, numpy.zeros(0, numpy.int64), 0.1, 0.3, None, 1.0)
-    assert off.over_exact(tiers, scores, confident, suffixed) is tiers
+    assert off.over_exact(tiers, scores, confident, suffixed).tiers is tiers
 
 
 def test_the_linker_prefers_the_assigned_organisms_close_name_and_writes_its_own_score(
@@ -119,6 +122,7 @@ def test_the_yeast_name_of_a_gene_links_to_its_suffixed_counterpart_in_the_assig
                                     n_trees=5, seed=0)
     human = atg.link(["Atg16"], top_k=2, organisms=[OrganismContext(HUMAN, 0.9)])[0]
     assert human[0].kb_id == "UniProt:Q676U5" and human[0].name == "ATG16L1"
+    assert human[0].score == 1.0  # the gene as the assigned organism names it: written as an exact match
     assert human[1].kb_id == "UniProt:Q03818" and human[1].score == 1.0
     yeast = atg.link(["Atg16"], top_k=1, organisms=[OrganismContext(YEAST, 0.9)])[0]
     assert yeast[0].kb_id == "UniProt:Q03818"

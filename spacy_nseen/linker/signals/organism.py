@@ -8,7 +8,7 @@ organism also brings its ortholog of the assigned organism: an exact match as an
 its score (`with_orthologs`, `organisms.orthologs`); among exact matches, a gene named so in two organisms ranks
 before one named so in a single organism (`naming_organisms`).
 """
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy
 
@@ -17,6 +17,14 @@ from ...organisms.ranking import OrganismContext, allowed_mask, organism_match
 from .base import Pools, Queries
 
 ORGANISM = "organism"
+
+
+class OverExact(NamedTuple):
+    """What `OrganismSignal.over_exact` gives a pool: the tiers to rank by, and which names are counterparts (the
+    mention plus a member suffix in the assigned organism: written with the score of an exact match)."""
+
+    tiers: numpy.ndarray
+    counterparts: numpy.ndarray
 # Organisms counted by `naming_organisms`: "the name is this gene's in more than one organism".
 SHARED_NAME_ORGANISMS = 2
 
@@ -55,31 +63,34 @@ class OrganismSignal:
         return True
 
     def over_exact(self, tiers: numpy.ndarray, scores: numpy.ndarray, confident: numpy.ndarray,
-                   suffixed: Optional[Callable[[numpy.ndarray], numpy.ndarray]] = None) -> numpy.ndarray:
-        """The rank tiers of a pool with the assigned organism's close names among other organisms' exact matches:
-        when no exact match is of the confidently assigned organism, its candidates whose fused score reaches
-        `over_exact_score`, or whose name is the mention plus a member suffix (`suffixed`; human `ATG16L` for yeast
-        `Atg16`, `organisms.paralog_suffix`), take the best exact tier (the organism key then ranks them first).
+                   suffixed: Optional[Callable[[numpy.ndarray], numpy.ndarray]] = None) -> "OverExact":
+        """The rank tiers of a pool with the assigned organism's names among other organisms' exact matches: when no
+        exact match is of the confidently assigned organism, its candidates whose name is the mention plus a member
+        suffix (`suffixed`: human `ATG16L` for yeast `Atg16`, `organisms.paralog_suffix`), and those whose fused
+        score reaches `over_exact_score`, take the best exact tier (the organism key then ranks them first).
 
         tiers (numpy.ndarray): int64 exact tier per pool name. scores: its fused score. confident: int64 1 where the
             name is of the confidently assigned organism (`match`). suffixed: given pool positions, whether each
-            name is the mention plus a member suffix (read only for the assigned organism's other names).
-        RETURNS (numpy.ndarray): the tiers to rank by (`tiers` itself when nothing changes).
+            name is the mention plus a member suffix (read only for the assigned organism's names off the tier).
+        RETURNS (OverExact): the tiers to rank by (`tiers` itself when nothing changes) and the counterparts (the
+            suffixed names: the same gene as named in the assigned organism, so an exact match in all but form).
         """
+        none = OverExact(tiers, numpy.zeros(len(tiers), dtype=bool))
         exact = tiers > 0
         assigned = confident.astype(bool)
         if self.over_exact_score >= 1.0 or not exact.any() or not assigned.any() or (assigned & exact).any():
-            return tiers
-        close = assigned & ~exact & (scores >= self.over_exact_score)
+            return none
+        counterparts = numpy.zeros(len(tiers), dtype=bool)
         if suffixed is not None:
-            others = numpy.flatnonzero(assigned & ~exact & ~close)
+            others = numpy.flatnonzero(assigned & ~exact)
             if len(others):
-                close[others] = suffixed(others)
+                counterparts[others] = suffixed(others)
+        close = counterparts | (assigned & ~exact & (scores >= self.over_exact_score))
         if not close.any():
-            return tiers
+            return none
         ranked = tiers.copy()
         ranked[close] = tiers.max()
-        return ranked
+        return OverExact(ranked, counterparts)
 
     def with_orthologs(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int],
                        context: Optional[OrganismContext]) -> Tuple[List[int], numpy.ndarray, Dict[int, int]]:
