@@ -29,6 +29,7 @@ from ..errors import ArtifactError
 from ..retrieval.exact_names import ExactNameIndex
 from .settings import LinkerSettings
 from ..retrieval.name_index import AnnoyNameIndex
+from ..retrieval.page_advice import prefetch
 from .nil_decision import NIL_MODEL_FILE, NilModel
 from ..reference.xref_table import XREF_TABLE_FILE, load_xref_table, save_xref_table
 from ..reference.xrefs import XREFS_FILE, read_xrefs
@@ -42,6 +43,8 @@ INDEX_FILE = "names.ann"
 TFIDF_FILE = "tfidf.npz"
 TOKENS_FILE = "tokens.npz"
 LOOKUP_FILE = "lookup.npz"
+# The memory-mapped files queries read at random, smallest first: read into the page cache in the background at load.
+PREFETCHED_FILES = (LOOKUP_FILE, TOKENS_FILE, TFIDF_FILE, INDEX_FILE)
 LOOKUP_VERSION = 1
 ENTITY_PRIOR_FILE = "entity_prior.npz"
 RESAVE = "Save the linker again (nlp.to_disk or the project's index step), or copy its complete directory."
@@ -129,6 +132,7 @@ def read_linker_parts(
     """
     directory = Path(directory)
     meta = read_linker_meta(directory)
+    prefetch(directory / name for name in PREFETCHED_FILES)  # read ahead while loading (page_advice)
     if encoder is None:
         encoder = build_encoder_from_disk(directory)
     else:

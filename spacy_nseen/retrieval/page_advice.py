@@ -1,4 +1,5 @@
-"""Telling the kernel that a memory-mapped artifact is read at random (`madvise(MADV_RANDOM)`).
+"""Telling the kernel how a linker reads its memory-mapped artifacts: at random (`madvise(MADV_RANDOM)`), and soon
+(`prefetch`: `posix_fadvise(POSIX_FADV_WILLNEED)` in the background).
 
 A linker reads its index, TF-IDF and lookup files a few bytes at a time, at places no order predicts. By default
 Linux reads ahead and maps neighbouring pages on every fault, which fills the resident set with pages no query
@@ -6,15 +7,26 @@ touches (about 150 MB of the full pipeline's peak, `results/benchmark_multi/`). 
 only its own page. It changes no result; where the platform has no `madvise` it does nothing. Set
 `NSEEN_PAGE_ADVICE=none` to keep the kernel's read-ahead (e.g. for artifacts on a network file system that are not
 in the page cache: without read-ahead each first touch of a page is one read).
+
+Right after a machine starts (or its page cache was dropped), each first touch of a page is a random disk read, and
+linking runs at a quarter of its speed until the pages are in memory (`results/benchmark_multi/`). `prefetch`
+asks the kernel to read the whole files into the page cache in one sequential pass, in a background thread, when a
+linker is loaded: loading does not wait, the resident set does not grow (a page counts once a query touches it), and
+the page cache gives the memory back to other programs when they need it. Set `NSEEN_PREFETCH=none` to turn it off.
 """
 import ctypes
 import ctypes.util
 import mmap
 import os
-from typing import Any, Optional
+import threading
+from pathlib import Path
+from typing import Any, Iterable, Optional, Union
 
 MADV_RANDOM: Optional[int] = getattr(mmap, "MADV_RANDOM", None)
 ENV_VARIABLE = "NSEEN_PAGE_ADVICE"
+PREFETCH_VARIABLE = "NSEEN_PREFETCH"
+POSIX_FADV_WILLNEED: Optional[int] = getattr(os, "POSIX_FADV_WILLNEED", None)
+PREFETCH_CHUNK = 4 << 20  # bytes per read-ahead request
 _libc: Any = None
 
 
@@ -56,3 +68,48 @@ def advise_random_region(start: int, length: int) -> bool:
     if not _libc:
         return False
     return _libc.madvise(ctypes.c_void_p(start), ctypes.c_size_t(length), ctypes.c_int(MADV_RANDOM)) == 0
+
+
+def prefetch_enabled() -> bool:
+    """RETURNS (bool): whether `prefetch` reads ahead (the platform has `posix_fadvise` and `NSEEN_PREFETCH` is not
+    "none"; read at each call)."""
+    return (POSIX_FADV_WILLNEED is not None and hasattr(os, "posix_fadvise")
+            and os.environ.get(PREFETCH_VARIABLE, "willneed").strip().lower() != "none")
+
+
+def advise_will_need(path: Union[str, Path]) -> bool:
+    """Ask the kernel to read a whole file into the page cache (`posix_fadvise(POSIX_FADV_WILLNEED)`, one request per
+    `PREFETCH_CHUNK` bytes: a single request for the whole file read only its first 8 MB here); a missing or
+    unreadable file is skipped (the loader reports it).
+
+    RETURNS (bool): whether the advice was given.
+    """
+    if not prefetch_enabled():
+        return False
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        size = os.fstat(descriptor).st_size
+        for offset in range(0, size, PREFETCH_CHUNK):  # one call for the whole file reads only its start on some kernels
+            os.posix_fadvise(descriptor, offset, PREFETCH_CHUNK, POSIX_FADV_WILLNEED)  # type: ignore[arg-type]
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
+    return True
+
+
+def prefetch(paths: Iterable[Union[str, Path]]) -> Optional[threading.Thread]:
+    """Read these files into the page cache in a background (daemon) thread, one after the other.
+
+    RETURNS (Optional[threading.Thread]): the started thread (join it to wait), or None when prefetching is off.
+    """
+    if not prefetch_enabled():
+        return None
+    files = [Path(path) for path in paths]
+    thread = threading.Thread(target=lambda: [advise_will_need(path) for path in files], name="nseen-prefetch",
+                              daemon=True)
+    thread.start()
+    return thread

@@ -1,4 +1,5 @@
-"""A linker directory's cross-references: saved as xrefs.npz; the TSV of an older directory still loads."""
+"""A linker directory's cross-references: saved as xrefs.npz; the TSV of an older directory still loads. Loading reads
+the memory-mapped files ahead in the background."""
 import shutil
 
 import pytest
@@ -33,3 +34,13 @@ def test_an_older_directory_with_the_tsv_loads_with_a_warning(linker_dirs, tmp_p
     linker.to_disk(old)  # saved again: the table replaces the TSV
     assert (old / XREF_TABLE_FILE).exists() and not (old / XREFS_FILE).exists()
     assert KnowledgeBaseLinker.from_disk(old).xrefs == XREFS
+
+
+def test_loading_reads_the_mapped_files_ahead(linker_dirs, monkeypatch):
+    from spacy_nseen.linker import storage
+
+    asked = []
+    monkeypatch.setattr(storage, "prefetch", lambda paths: asked.extend(paths))
+    KnowledgeBaseLinker.from_disk(linker_dirs["uniprot"])
+    assert [path.name for path in asked] == ["lookup.npz", "tokens.npz", "tfidf.npz", "names.ann"]
+    assert all(path.parent == linker_dirs["uniprot"] for path in asked)

@@ -77,3 +77,55 @@ def test_the_environment_variable_keeps_the_kernels_read_ahead(tmp_path, monkeyp
     assert " rr" not in vm_flags(x.ctypes.data)
     monkeypatch.setenv("NSEEN_PAGE_ADVICE", "random")
     assert " rr" in vm_flags(load_npz(tmp_path / "a.npz")["x"].ctypes.data)
+
+
+def test_prefetch_advises_each_file_once_in_a_background_thread(tmp_path, monkeypatch):
+    from spacy_nseen.retrieval import page_advice
+
+    if page_advice.POSIX_FADV_WILLNEED is None:
+        pytest.skip("no posix_fadvise on this platform")
+    files = [tmp_path / "a.bin", tmp_path / "b.bin"]
+    files[0].write_bytes(bytes(3 * mmap.PAGESIZE))
+    files[1].write_bytes(bytes(2 * page_advice.PREFETCH_CHUNK + 1))  # three requests cover it
+    advised = []
+    real_open = page_advice.os.open
+
+    def record_open(path, flags):
+        descriptor = real_open(path, flags)
+        advised.append([Path(path), descriptor])
+        return descriptor
+
+    def record_fadvise(descriptor, offset, length, advice):
+        assert advice == page_advice.POSIX_FADV_WILLNEED and length == page_advice.PREFETCH_CHUNK
+        advised[-1].append(offset)
+
+    monkeypatch.setattr(page_advice.os, "open", record_open)
+    monkeypatch.setattr(page_advice.os, "posix_fadvise", record_fadvise)
+    monkeypatch.delenv(page_advice.PREFETCH_VARIABLE, raising=False)
+    thread = page_advice.prefetch(files + [tmp_path / "missing.bin"])  # a missing file is skipped
+    assert thread is not None and thread.daemon
+    thread.join(timeout=10)
+    chunk = page_advice.PREFETCH_CHUNK
+    assert [(path, *rest[1:]) for path, *rest in advised] == [(files[0], 0), (files[1], 0, chunk, 2 * chunk)]
+
+
+def test_prefetch_can_be_turned_off(tmp_path, monkeypatch):
+    from spacy_nseen.retrieval import page_advice
+
+    path = tmp_path / "a.bin"
+    path.write_bytes(b"x")
+    monkeypatch.setenv(page_advice.PREFETCH_VARIABLE, "none")
+    assert page_advice.prefetch([path]) is None
+    assert page_advice.advise_will_need(path) is False
+
+
+def test_prefetch_of_a_real_file_returns_true(tmp_path, monkeypatch):
+    from spacy_nseen.retrieval import page_advice
+
+    if not page_advice.prefetch_enabled() and page_advice.POSIX_FADV_WILLNEED is None:
+        pytest.skip("no posix_fadvise on this platform")
+    monkeypatch.delenv(page_advice.PREFETCH_VARIABLE, raising=False)
+    path = tmp_path / "a.bin"
+    path.write_bytes(bytes(mmap.PAGESIZE))
+    assert page_advice.advise_will_need(path) is True
+    assert page_advice.advise_will_need(tmp_path / "missing.bin") is False
