@@ -28,7 +28,7 @@ from typing import List, NamedTuple, Optional, Sequence
 
 import numpy
 
-from ..organisms.paralog_suffix import has_member_suffix
+from ..organisms.paralog_suffix import member_suffixed
 from ..organisms.ranking import OrganismContext
 from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
@@ -236,9 +236,8 @@ class Fusion:
         classes = kind_classes(kinds)
         bonus, confident = self.organism.match(entities, context)
         ranking = scores + numpy.float32(self.organism.weight) * bonus
-        rank_tiers, counterparts = self.organism.over_exact(tiers, scores, confident, lambda at: numpy.fromiter(
-            (has_member_suffix(mention, name) for name in strings_at(reference.names, rows[at].tolist())),
-            dtype=bool, count=len(at)))
+        rank_tiers, counterparts = self.organism.over_exact(
+            tiers, scores, confident, lambda at: member_suffixed(mention, strings_at(reference.names, rows[at].tolist())))
         organism = confident * (rank_tiers > 0)
         naming = self.organism.naming_organisms(entities, tiers, exact)
         keys = (-ranking, -priors, -kinds, -words, -classes, -naming, -organism, -rank_tiers)  # the last decides first

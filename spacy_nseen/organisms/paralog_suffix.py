@@ -6,6 +6,9 @@ exactly only names of organisms other than the one it was assigned to, such a na
 the counterpart a biologist means (`OrganismSignal.over_exact`).
 """
 import re
+from typing import Sequence
+
+import numpy
 
 from ..text.normalization import loose_key
 
@@ -23,8 +26,17 @@ def has_member_suffix(mention: str, name: str) -> bool:
     RETURNS (bool): True when the name's loose key starts with the mention's, at least `MIN_MENTION_LENGTH` long,
         and the rest is a non-empty member suffix.
     """
+    return bool(member_suffixed(mention, [name])[0])
+
+
+def member_suffixed(mention: str, names: Sequence[str]) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): bool, for each name, `has_member_suffix(mention, name)` (the mention's key computed
+    once)."""
     base = loose_key(mention)
+    found = numpy.zeros(len(names), dtype=bool)
     if len(base) < MIN_MENTION_LENGTH:
-        return False
-    key = loose_key(name)
-    return len(key) > len(base) and key.startswith(base) and MEMBER_SUFFIX.fullmatch(key[len(base):]) is not None
+        return found
+    for i, name in enumerate(names):
+        key = loose_key(name)
+        found[i] = len(key) > len(base) and key.startswith(base) and MEMBER_SUFFIX.fullmatch(key[len(base):]) is not None
+    return found

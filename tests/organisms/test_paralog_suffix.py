@@ -23,3 +23,12 @@ def test_a_member_suffix_is_recognised(mention: str, name: str) -> None:
 ])
 def test_other_names_are_not(mention: str, name: str) -> None:
     assert not has_member_suffix(mention, name)
+
+
+def test_a_list_of_names_is_tested_as_each_name_alone() -> None:
+    from spacy_nseen.organisms.paralog_suffix import member_suffixed
+
+    names = ["ATG16L", "ATG16", "Autophagy-related protein 16-1", "ATG16L1", "ATG101"]
+    assert member_suffixed("Atg16", names).tolist() == [True, False, False, True, False]
+    assert member_suffixed("Atg16", names).tolist() == [has_member_suffix("Atg16", name) for name in names]
+    assert member_suffixed("H2", ["H2A"]).tolist() == [False] and member_suffixed("Atg16", []).tolist() == []

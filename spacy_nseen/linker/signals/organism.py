@@ -17,6 +17,8 @@ from ...organisms.ranking import OrganismContext, allowed_mask, organism_match
 from .base import Pools, Queries
 
 ORGANISM = "organism"
+# Organisms counted by `naming_organisms`: "the name is this gene's in more than one organism".
+SHARED_NAME_ORGANISMS = 2
 
 
 class OverExact(NamedTuple):
@@ -25,8 +27,6 @@ class OverExact(NamedTuple):
 
     tiers: numpy.ndarray
     counterparts: numpy.ndarray
-# Organisms counted by `naming_organisms`: "the name is this gene's in more than one organism".
-SHARED_NAME_ORGANISMS = 2
 
 
 class OrganismSignal:
