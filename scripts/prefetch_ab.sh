@@ -37,12 +37,10 @@ PY
 done
 texts="$out/captions_3000.txt"
 python - "$texts" <<'PY'
-import gzip, sys
-with gzip.open("../shared/data/bioid/captions.tsv.gz", "rt", encoding="utf8") as file_:
-    header = file_.readline().rstrip("\n").split("\t")
-    column = header.index("text")
-    texts = [line.rstrip("\n").split("\t")[column] for _, line in zip(range(3000), file_)]
-open(sys.argv[1], "w", encoding="utf8").write("\n".join(texts))
+import sys
+from training.common.bioid import read_captions
+captions = read_captions("../shared/data/bioid/captions.tsv.gz", splits={"train"})[:3000]
+open(sys.argv[1], "w", encoding="utf8").write("\n".join(caption.text.replace("\n", " ") for caption in captions))
 PY
 {
   echo
