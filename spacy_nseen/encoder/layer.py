@@ -177,6 +177,16 @@ def encode_names(model: Model, names: Sequence[str]) -> numpy.ndarray:
     return out
 
 
+def encoder_input_keys(model: Model, names: Sequence[str]) -> List[str]:
+    """RETURNS (List[str]): for each name, what the encoder reads of it (`CharVocab.input_key`): names with equal
+    keys are the same input, and so get the same vector."""
+    vocab = get_char_vocab(model)
+    if vocab is None:
+        raise NotInitializedError("the encoder has no character vocabulary: initialize or load it first")
+    max_length = model.attrs["max_length"]
+    return [vocab.input_key(name, max_length) for name in names]
+
+
 def _forward(model: Model, names: List[str], is_train: bool) -> Tuple[Floats2d, Callable]:
     if not is_train:
         return model.ops.asarray2f(encode_names(model, names)), _no_backprop

@@ -108,6 +108,11 @@ class CharVocab:
         ids = self._ids
         return [ids.get(char, UNK_ID) for char in text]
 
+    def input_key(self, text: str, max_length: int) -> str:
+        """RETURNS (str): what the encoder reads of `text` (its ids of `encode`, one character each): two
+        strings with the same key get the same vector."""
+        return "".join(map(chr, self.encode(text, max_length)))
+
     def batch(self, texts: Sequence[str], max_length: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """Encode strings into a padded id matrix.
 

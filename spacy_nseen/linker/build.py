@@ -8,6 +8,8 @@ word-level token index and the exact-match keys (Python loops). The lookups are 
 The second thread then helps encode: both threads take length-sorted chunks from one queue. With a child
 process, the Annoy index is built as soon as the names are encoded, while the child may still be fitting. The result does
 not depend on who fits or encodes what: every chunk is encoded alone, in eval mode, at the same precision.
+Names the encoder reads alike (`encoder_input_keys`: orthologs' shared names, case variants under a folding
+vocabulary) are encoded once and stored as one vector (`retrieval.shared_vectors`).
 """
 import multiprocessing
 import shutil
@@ -25,10 +27,11 @@ import numpy
 from thinc.api import Model
 
 from ..retrieval.array_io import load_npz, save_npz
-from ..encoder.layer import encode_names, get_torch_module, set_precision
+from ..encoder.layer import encode_names, encoder_input_keys, get_torch_module, set_precision
 from ..retrieval.exact_names import ExactNameIndex
 from ..retrieval.name_index import AnnoyNameIndex
 from ..retrieval.char_tfidf import CharNgramTfidf
+from ..retrieval.shared_vectors import VectorRows
 from ..progress import Progress
 from ..retrieval.word_tfidf import NameTokenIndex
 
@@ -138,7 +141,8 @@ def build_parts(
         # A daemonic process (e.g. a multiprocessing worker) may not start children: threads there.
         use_process = (len(names) >= PROCESS_MIN_NAMES and "fork" in multiprocessing.get_all_start_methods()
                        and not multiprocessing.current_process().daemon)
-    queue = _EncodingQueue(encoder, names)
+    rows, first_rows = VectorRows.from_keys(encoder_input_keys(encoder, names))
+    queue = _EncodingQueue(encoder, [names[row] for row in first_rows])
 
     def fit_then_encode() -> Dict[str, Any]:
         fitted = fit_lookups(names, with_sparse, seconds)
@@ -161,7 +165,7 @@ def build_parts(
 
     def build_index() -> AnnoyNameIndex:
         index_start = time.perf_counter()
-        built = AnnoyNameIndex.build(queue.vectors, n_trees=n_trees, search_k=search_k, seed=seed)
+        built = AnnoyNameIndex.build(queue.vectors, n_trees=n_trees, search_k=search_k, seed=seed, rows=rows)
         seconds["annoy"] = round(time.perf_counter() - index_start, 3)
         return built
 

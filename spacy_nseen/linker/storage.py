@@ -1,7 +1,8 @@
 """A trained linker directory on disk: encoder, reference set, Annoy index, TF-IDF matrix, settings.
 
 Layout: `linker.json`, `encoder.safetensors`, `char_vocab.json`, `encoder.json`, `reference.tsv.gz`,
-`names.ann` (+ `names.ann.json`), `tfidf.npz` (optional), `lookup.npz` (optional), `nil_model.json` (optional,
+`names.ann` (+ `names.ann.json`, and `names.ann.rows.npz` where names share a stored vector: see
+`retrieval.shared_vectors`), `tfidf.npz` (optional), `lookup.npz` (optional), `nil_model.json` (optional,
 see `nil_decision`), `xrefs.npz` (optional, see `xref_table`; directories saved before it have `xrefs.tsv.gz`,
 which loads slowly, with a warning), `entity_prior.npz` (optional: the per-entity prior of
 `exact_tie_break="prior"`). Nothing is unpickled on load.

@@ -5,9 +5,13 @@ The index file is memory-mapped on load, so processes that load the same file sh
 vectors (`vectors`) are a numpy view of Annoy's own mapping where the platform shows it (Linux
 /proc/self/maps), so each page of the file is mapped, and counted in the resident set size, once; elsewhere
 the file is mapped a second time.
+
+Names the encoder reads alike share one stored vector (`shared_vectors.VectorRows`, written beside the index as
+`names.ann.rows.npz` when some do): searches return name rows, and `n_items` counts names, not stored vectors.
 """
 import json
 import os
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, Optional, Set, Tuple, Union
@@ -17,12 +21,15 @@ from annoy import AnnoyIndex
 
 from ..about import ARTIFACT_FORMAT_VERSION
 from ..errors import ArtifactError
+from .array_io import load_npz, save_npz
 from .page_advice import advise_random_region
+from .shared_vectors import VectorRows
 
 # The one source of the index defaults (`linker.settings.IndexSettings` and every builder use them): 20 trees
 # give the Hits@1 of 50 with 45% smaller files; 500 nodes per query (results/benchmark.md).
 N_TREES = 20
 SEARCH_K = 500
+ROWS_SUFFIX = ".rows.npz"  # beside the Annoy file: which names share each stored vector
 REBUILD = "Rebuild the index (nlp.initialize() or the project's index step) or copy the complete directory again."
 
 
@@ -33,6 +40,7 @@ class AnnoyNameIndex:
     n_trees (int): Annoy trees (more: better recall, bigger file, slower build).
     search_k (int): nodes inspected per query (-1: Annoy's default, n_trees × n).
     seed (int): Annoy's random seed, so the same vectors give the same index.
+    `n_items` is the number of names the index answers with, `n_vectors` the number of vectors Annoy stores.
     """
 
     def __init__(self, dim: int, n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int = 0) -> None:
@@ -42,17 +50,22 @@ class AnnoyNameIndex:
         self.seed = seed
         self._annoy: Optional[AnnoyIndex] = None
         self._vectors: Optional[numpy.ndarray] = None
-        self.n_items = 0
+        self._set_rows(VectorRows.identity(0))
 
     @classmethod
-    def build(cls, vectors: numpy.ndarray, n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int = 0, n_jobs: int = 1) -> "AnnoyNameIndex":
-        """Index the rows of a (n, dim) float matrix; row i gets item id i.
+    def build(cls, vectors: numpy.ndarray, n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int = 0, n_jobs: int = 1,
+              rows: Optional[VectorRows] = None) -> "AnnoyNameIndex":
+        """Index the rows of a (n, dim) float matrix: row i is name i, or, with `rows`, stored vector i of the
+        names `rows` maps to it.
 
         n_jobs (int): Annoy build threads. Only 1 gives the same index for the same vectors and seed: with
             more, trees are stored in the order the threads finish them.
         """
         if vectors.ndim != 2 or len(vectors) == 0:
             raise ValueError(f"expected a non-empty (n, dim) matrix, got shape {vectors.shape}")
+        rows = VectorRows.identity(len(vectors)) if rows is None else rows
+        if rows.n_vectors != len(vectors):
+            raise ValueError(f"the name map describes {rows.n_vectors} vectors, {len(vectors)} were given")
         index = cls(int(vectors.shape[1]), n_trees=n_trees, search_k=search_k, seed=seed)
         annoy = AnnoyIndex(index.dim, "angular")
         annoy.set_seed(seed)
@@ -61,36 +74,46 @@ class AnnoyNameIndex:
         annoy.build(n_trees, n_jobs=n_jobs)
         index._annoy = annoy
         index._vectors = numpy.ascontiguousarray(vectors, dtype=numpy.float32)
-        index.n_items = len(vectors)
+        index._set_rows(rows)
         return index
 
     @property
+    def n_vectors(self) -> int:
+        """RETURNS (int): the vectors Annoy stores (fewer than `n_items` where names share one)."""
+        return self.rows.n_vectors
+
+    @property
     def vectors(self) -> Optional[numpy.ndarray]:
-        """RETURNS (Optional[numpy.ndarray]): the (n_items, dim) float32 item vectors (a read-only view of
+        """RETURNS (Optional[numpy.ndarray]): the (n_vectors, dim) float32 stored vectors (a read-only view of
         the memory-mapped file after `load`), or None when Annoy's file layout is not the one expected."""
         return self._vectors
 
     def item_vectors(self, items: numpy.ndarray) -> numpy.ndarray:
-        """RETURNS (numpy.ndarray): the stored float32 vectors of several items, shape (len(items), dim)."""
+        """RETURNS (numpy.ndarray): the float32 vectors of several names (rows), shape (len(items), dim)."""
+        stored = self.rows.row_vectors[numpy.asarray(items, dtype=numpy.int64)] if len(items) else numpy.zeros(0, numpy.int64)
         if self._vectors is not None:
-            return numpy.asarray(self._vectors[items], dtype=numpy.float32)
-        return numpy.stack([self.item_vector(int(i)) for i in items]) if len(items) else numpy.zeros((0, self.dim), numpy.float32)
+            return numpy.asarray(self._vectors[stored], dtype=numpy.float32)
+        annoy = self._require()
+        return (numpy.stack([numpy.asarray(annoy.get_item_vector(int(v)), dtype=numpy.float32) for v in stored])
+                if len(stored) else numpy.zeros((0, self.dim), numpy.float32))
 
     def query(self, vectors: numpy.ndarray, n: int, n_threads: int = 1) -> Tuple[numpy.ndarray, numpy.ndarray]:
-        """Find the `n` nearest names of each query vector.
+        """Find the `n` nearest names of each query vector: the names of the nearest stored vectors, a vector's
+        names in row order, the first `n` kept.
 
         n_threads (int): threads searching at once (Annoy releases the GIL while it searches).
-        RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): item ids (int64, -1 where fewer were found) and
+        RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): name rows (int64, -1 where fewer were found) and
             cosine similarities (float32, -inf where no item), both of shape (len(vectors), n).
         """
         annoy = self._require()
         n = max(1, min(n, self.n_items))
-        ids = numpy.full((len(vectors), n), -1, dtype=numpy.int64)
-        sims = numpy.full((len(vectors), n), -numpy.inf, dtype=numpy.float32)
+        n_vectors = max(1, min(n, self.n_vectors))
+        ids = numpy.full((len(vectors), n_vectors), -1, dtype=numpy.int64)
+        sims = numpy.full((len(vectors), n_vectors), -numpy.inf, dtype=numpy.float32)
 
         def search(rows: range) -> None:
             for row in rows:
-                found, dists = annoy.get_nns_by_vector(vectors[row], n, search_k=self.search_k, include_distances=True)
+                found, dists = annoy.get_nns_by_vector(vectors[row], n_vectors, search_k=self.search_k, include_distances=True)
                 ids[row, : len(found)] = found
                 sims[row, : len(found)] = 1.0 - numpy.square(numpy.asarray(dists, dtype=numpy.float32)) / 2.0
 
@@ -100,20 +123,30 @@ class AnnoyNameIndex:
             step = -(-len(vectors) // n_threads)
             with ThreadPoolExecutor(n_threads) as pool:
                 list(pool.map(search, [range(i, min(i + step, len(vectors))) for i in range(0, len(vectors), step)]))
-        return ids, sims
+        if not self._shared:
+            return ids, sims
+        return self.rows.expand(ids, sims, n)
 
     def item_vector(self, item: int) -> numpy.ndarray:
-        """RETURNS (numpy.ndarray): the stored vector of one item."""
-        return numpy.asarray(self._require().get_item_vector(item), dtype=numpy.float32)
+        """RETURNS (numpy.ndarray): the vector of one name (row)."""
+        return numpy.asarray(self._require().get_item_vector(int(self.rows.row_vectors[item])), dtype=numpy.float32)
 
     def save(self, path: Union[str, Path]) -> None:
-        """Write `path` (the Annoy file) and `path` + ".json" (its metadata)."""
+        """Write `path` (the Annoy file), `path` + ".json" (its metadata) and, where names share vectors,
+        `path` + ROWS_SUFFIX (which names each vector stands for)."""
         path = Path(path)
         self._require().save(str(path))
+        rows_path = Path(str(path) + ROWS_SUFFIX)
+        if self._shared:
+            save_npz(rows_path, self.rows.to_arrays())
+        elif rows_path.exists():
+            rows_path.unlink()
         meta = {
             "format_version": ARTIFACT_FORMAT_VERSION,
             "dim": self.dim,
             "n_items": self.n_items,
+            "n_vectors": self.n_vectors,
+            "shared_vectors": self._shared,
             "n_trees": self.n_trees,
             "search_k": self.search_k,
             "seed": self.seed,
@@ -128,6 +161,7 @@ class AnnoyNameIndex:
 
         dim (int): the vector width the encoder produces.
         n_items (int): the number of names in the reference set the index belongs to.
+        An index whose metadata has no `n_vectors` (saved before names could share vectors) has one per name.
         """
         path = Path(path)
         meta_path = Path(str(path) + ".json")
@@ -138,6 +172,8 @@ class AnnoyNameIndex:
             meta = json.loads(meta_path.read_text(encoding="utf8"))
             expected_size = int(meta["file_size"])
             stored_dim, stored_items = int(meta["dim"]), int(meta["n_items"])
+            n_vectors = int(meta.get("n_vectors", stored_items))
+            shared = bool(meta.get("shared_vectors", False))
             version = meta["format_version"]
         except (ValueError, KeyError, TypeError) as err:
             raise ArtifactError(meta_path, f"not valid index metadata ({err})", REBUILD) from None
@@ -150,6 +186,10 @@ class AnnoyNameIndex:
             raise ArtifactError(path, f"was built with {stored_dim}-d vectors, the encoder makes {dim}-d vectors", REBUILD)
         if stored_items != n_items:
             raise ArtifactError(path, f"holds {stored_items} names, the reference set has {n_items}", REBUILD)
+        rows = _load_rows(Path(str(path) + ROWS_SUFFIX), n_items, n_vectors) if shared else None
+        if rows is None and n_vectors != n_items:
+            raise ArtifactError(meta_path, f"says {n_vectors} vectors for {n_items} names without a map of which names "
+                                           "share them", REBUILD)
         index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=int(meta.get("search_k", -1) if search_k is None else search_k), seed=int(meta.get("seed", 0)))
         annoy = AnnoyIndex(dim, "angular")
         mapped_before = _file_mappings(path)
@@ -157,18 +197,35 @@ class AnnoyNameIndex:
             annoy.load(str(path), prefault=False)
         except OSError as err:
             raise ArtifactError(path, f"cannot be loaded by Annoy ({err})", REBUILD) from None
-        if annoy.get_n_items() != n_items:
-            raise ArtifactError(path, f"holds {annoy.get_n_items()} items, expected {n_items}", REBUILD)
+        if annoy.get_n_items() != n_vectors:
+            raise ArtifactError(path, f"holds {annoy.get_n_items()} vectors, its metadata says {n_vectors}", REBUILD)
         index._annoy = annoy
-        index.n_items = n_items
+        index._set_rows(VectorRows.identity(n_items) if rows is None else rows)
         region = _annoy_region(annoy, path, size, mapped_before)
-        index._vectors = _item_vector_view(path, annoy, dim, n_items, region)
+        index._vectors = _item_vector_view(path, annoy, dim, n_vectors, region)
         return index
+
+    def _set_rows(self, rows: VectorRows) -> None:
+        self.rows = rows
+        self.n_items = rows.n_rows
+        self._shared = not rows.is_identity
 
     def _require(self) -> AnnoyIndex:
         if self._annoy is None:
             raise RuntimeError("the index is empty: build() or load() it first")
         return self._annoy
+
+
+def _load_rows(path: Path, n_items: int, n_vectors: int) -> VectorRows:
+    """RETURNS (VectorRows): the names of each stored vector, read from `path` (an ArtifactError naming it when it
+    is missing or does not fit)."""
+    if not path.exists():
+        raise ArtifactError(path, f"not found: the index stores {n_vectors} vectors for {n_items} names and this file "
+                                  "says which names share each", REBUILD)
+    try:
+        return VectorRows.from_arrays(load_npz(path), n_items, n_vectors)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+        raise ArtifactError(path, f"not a valid map of names to stored vectors ({err})", REBUILD) from None
 
 
 class _MappedRegion:

@@ -143,3 +143,13 @@ def test_unknown_normalization_is_refused(tmp_path):
     with pytest.raises(ArtifactError, match="not a valid character vocabulary") as err:
         CharVocab.from_disk(path)
     assert err.value.path == path
+
+
+def test_input_key_is_what_the_encoder_reads():
+    fold = CharVocab.from_texts(["Drp1"], capacity=200, normalization="fold")
+    assert fold.input_key("Drp1", 10) == fold.input_key("DRP1", 10) == "".join(map(chr, fold.encode("drp1", 10)))
+    assert fold.input_key("Drp1", 10) != fold.input_key("Drp2", 10)
+    assert fold.input_key("Drp1-long name", 4) == fold.input_key("DRP1", 4)  # cut to max_length
+    assert fold.input_key("\u2603", 10) == fold.input_key("\u2604", 10) == chr(UNK_ID)  # both unknown
+    nfc = CharVocab.from_texts(["Drp1"], capacity=200, normalization="nfc")
+    assert nfc.input_key("Drp1", 10) != nfc.input_key("DRP1", 10)

@@ -2,12 +2,13 @@ import numpy
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from spacy_nseen.encoder.layer import bf16_lstm_supported, encode_names
+from spacy_nseen.encoder.layer import bf16_lstm_supported, encode_names, encoder_input_keys
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.retrieval.exact_names import ExactNameIndex
 from spacy_nseen.linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker.storage import META_FILE, REFERENCE_FILE, TFIDF_FILE
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
+from spacy_nseen.retrieval.shared_vectors import VectorRows
 from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
 from spacy_nseen.retrieval.word_tfidf import NameTokenIndex
 from spacy_nseen.reference.reference_set import ReferenceSet
@@ -241,7 +242,7 @@ def test_build_fits_every_part_and_times_it(toy_encoder, toy_reference):
     assert {"encode_and_fit", "annoy", "tfidf", "tokens", "exact_keys", "total"} <= set(linker.build_seconds)
     assert all(seconds >= 0 for seconds in linker.build_seconds.values())
     seconds = linker.build_seconds
-    assert seconds["encoded_by_main_thread"] + seconds["encoded_by_second_thread"] == len(toy_reference)
+    assert seconds["encoded_by_main_thread"] + seconds["encoded_by_second_thread"] == linker.index.n_vectors  # distinct inputs
     # The parts fitted in the second thread are the same as fitted alone.
     names = toy_reference.names
     assert (linker.tfidf.matrix != CharNgramTfidf().fit(names).matrix).nnz == 0
@@ -251,17 +252,23 @@ def test_build_fits_every_part_and_times_it(toy_encoder, toy_reference):
     assert without.tfidf is None and without.tokens is None and "tfidf" not in without.build_seconds
 
 
+def name_vectors(linker: KnowledgeBaseLinker) -> numpy.ndarray:
+    """RETURNS (numpy.ndarray): the vector of every reference name (names the encoder reads alike share one)."""
+    return linker.index.item_vectors(numpy.arange(linker.index.n_items))
+
+
 def test_build_precision_applies_to_reference_names_only(toy_encoder, toy_reference):
     assert toy_encoder.attrs["precision"] == "fp32"
     linker = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5, build_precision="bf16")
     assert toy_encoder.attrs["precision"] == "fp32"  # restored: mentions are encoded in fp32
-    fp32 = encode_names(toy_encoder, toy_reference.names)
-    numpy.testing.assert_array_equal(KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5).index.vectors, fp32)
+    rows, first_rows = VectorRows.from_keys(encoder_input_keys(toy_encoder, toy_reference.names))
+    fp32 = encode_names(toy_encoder, [toy_reference.names[row] for row in first_rows])[rows.row_vectors]
+    numpy.testing.assert_array_equal(name_vectors(KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5)), fp32)
     if bf16_lstm_supported():
-        assert numpy.abs(linker.index.vectors - fp32).max() > 0  # the names were encoded in bf16
+        assert numpy.abs(name_vectors(linker) - fp32).max() > 0  # the names were encoded in bf16
     else:  # a CPU without bf16 LSTM kernels encodes in fp32 (logged once)
-        numpy.testing.assert_array_equal(linker.index.vectors, fp32)
-    numpy.testing.assert_allclose(linker.index.vectors, fp32, atol=0.05)
+        numpy.testing.assert_array_equal(name_vectors(linker), fp32)
+    numpy.testing.assert_allclose(name_vectors(linker), fp32, atol=0.05)
     assert linker.link(["FOXP2"])[0][0].score == 1.0
     with pytest.raises(ValueError, match="build_precision"):
         KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, build_precision="fp8")
@@ -270,7 +277,7 @@ def test_build_precision_applies_to_reference_names_only(toy_encoder, toy_refere
 def test_build_encodes_in_chunks_shared_by_two_threads_with_the_same_result(toy_encoder, toy_reference, monkeypatch):
     from spacy_nseen.linker import build as index_build
 
-    whole = KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5).index.vectors
+    whole = name_vectors(KnowledgeBaseLinker.build("toy", toy_encoder, toy_reference, n_trees=5))
     monkeypatch.setattr(index_build, "CHUNK_SIZE", 3)  # many chunks: both threads encode some
     module = index_build.get_torch_module(toy_encoder)
     module.train()  # a freshly trained encoder may still be in training mode
@@ -279,7 +286,7 @@ def test_build_encodes_in_chunks_shared_by_two_threads_with_the_same_result(toy_
         assert module.training  # restored
     finally:
         module.eval()
-    numpy.testing.assert_allclose(chunked.index.vectors, whole, atol=1e-6)  # eval mode (no dropout) in every chunk
+    numpy.testing.assert_allclose(name_vectors(chunked), whole, atol=1e-6)  # eval mode (no dropout) in every chunk
 
 
 @pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="needs fork")
@@ -313,3 +320,30 @@ def test_large_builds_use_a_child_process_except_in_a_daemonic_process(toy_encod
     monkeypatch.setattr(multiprocessing.current_process(), "daemon", True, raising=False)
     parts = index_build.build_parts(toy_encoder, toy_reference.names, **common)
     assert len(calls) <= 1 and "encoded_by_second_thread" in parts.seconds
+
+
+ORTHOLOG_ROWS = [
+    ("UniProt:P02340", "Cellular tumor antigen p53", "recommended"),
+    ("UniProt:P02340", "Trp53", "gene_primary"),
+    ("UniProt:P10361", "Cellular tumor antigen p53", "recommended"),
+    ("UniProt:P10361", "Tp53", "gene_primary"),
+    ("UniProt:P04637", "Cellular tumor antigen p53", "recommended"),
+    ("UniProt:P04637", "TP53", "gene_primary"),
+]
+ORTHOLOG_TAXA = {"UniProt:P02340": 10090, "UniProt:P10361": 10116, "UniProt:P04637": 9606}
+
+
+def test_orthologs_names_share_one_stored_vector_and_all_are_found(toy_encoder, tmp_path):
+    reference = ReferenceSet.from_rows(ORTHOLOG_ROWS, ORTHOLOG_TAXA)
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=3, seed=0)
+    # the toy encoder folds case: "Tp53" and "TP53" are one input, the recommended name one more
+    assert linker.index.n_items == 6 and linker.index.n_vectors == 3
+    found = linker.link(["Cellular tumour antigen p53"], top_k=3, mode="dense")[0]
+    assert {c.kb_id for c in found} == set(ORTHOLOG_TAXA) and len({c.score for c in found}) == 1
+    linker.to_disk(tmp_path / "uniprot")
+    assert (tmp_path / "uniprot" / "names.ann.rows.npz").exists()
+    loaded = KnowledgeBaseLinker.from_disk(tmp_path / "uniprot")
+    assert loaded.index.n_vectors == 3
+    for mode in ("dense", "hybrid"):
+        assert loaded.link(["Cellular tumour antigen p53", "tp-53"], top_k=3, mode=mode) == \
+            linker.link(["Cellular tumour antigen p53", "tp-53"], top_k=3, mode=mode)

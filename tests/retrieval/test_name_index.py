@@ -142,3 +142,66 @@ def test_vectors_fall_back_to_a_second_mapping_when_annoys_is_not_found(tmp_path
     loaded = AnnoyNameIndex.load(path, dim=8, n_items=len(VECTORS))
     assert isinstance(loaded.vectors.base, numpy.memmap) or isinstance(loaded.vectors, numpy.memmap)
     numpy.testing.assert_array_equal(loaded.vectors, VECTORS)
+
+
+def shared_index():
+    """Five names over three stored vectors: names 0, 2, 4 share vector 0, name 1 has vector 1, name 3 vector 2."""
+    from spacy_nseen.retrieval.shared_vectors import VectorRows
+
+    rows, first_rows = VectorRows.from_keys(["a", "b", "a", "c", "a"])
+    vectors = numpy.array([[1, 0], [0, 1], [0.6, 0.8]], dtype=numpy.float32)
+    return AnnoyNameIndex.build(vectors, n_trees=2, n_jobs=1, rows=rows), vectors
+
+
+def test_names_sharing_a_vector_are_all_found_and_counted_as_names():
+    index, vectors = shared_index()
+    assert index.n_items == 5 and index.n_vectors == 3
+    ids, sims = index.query(numpy.array([[1, 0]], dtype=numpy.float32), 4)
+    assert ids.tolist() == [[0, 2, 4, 3]]
+    numpy.testing.assert_allclose(sims[0], [1.0, 1.0, 1.0, 0.6], atol=1e-5)
+    numpy.testing.assert_allclose(index.item_vectors(numpy.array([4, 3, 1])), vectors[[0, 2, 1]], atol=1e-6)
+    numpy.testing.assert_allclose(index.item_vector(2), vectors[0], atol=1e-6)
+    ids, _ = index.query(numpy.array([[0, 1]], dtype=numpy.float32), 10)
+    assert ids.shape == (1, 5) and ids[0].tolist()[:2] == [1, 3] and sorted(ids[0].tolist()) == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="describes 3 vectors"):
+        AnnoyNameIndex.build(vectors[:2], rows=index.rows)
+
+
+def test_shared_vectors_are_saved_beside_the_index_and_checked_on_load(tmp_path):
+    index, _ = shared_index()
+    path = tmp_path / "names.ann"
+    index.save(path)
+    rows_path = tmp_path / ("names.ann" + name_index.ROWS_SUFFIX)
+    meta = json.loads((tmp_path / "names.ann.json").read_text())
+    assert rows_path.exists() and meta["n_items"] == 5 and meta["n_vectors"] == 3 and meta["shared_vectors"] is True
+    loaded = AnnoyNameIndex.load(path, dim=2, n_items=5)
+    query = numpy.array([[1, 0]], dtype=numpy.float32)
+    assert loaded.query(query, 4)[0].tolist() == index.query(query, 4)[0].tolist()
+    assert loaded.n_vectors == 3 and loaded.vectors.shape == (3, 2)
+    rows_path.write_bytes(rows_path.read_bytes()[:40])
+    with pytest.raises(ArtifactError) as err:
+        AnnoyNameIndex.load(path, dim=2, n_items=5)
+    assert str(rows_path) in str(err.value)
+    rows_path.unlink()
+    with pytest.raises(ArtifactError) as err:
+        AnnoyNameIndex.load(path, dim=2, n_items=5)
+    assert str(rows_path) in str(err.value) and "not found" in str(err.value)
+    AnnoyNameIndex.build(VECTORS, n_trees=2, n_jobs=1).save(path)  # one vector per name: no map, none left behind
+    index.save(path)
+    AnnoyNameIndex.build(VECTORS, n_trees=2, n_jobs=1).save(path)
+    assert not rows_path.exists() and AnnoyNameIndex.load(path, dim=8, n_items=30).n_vectors == 30
+
+
+def test_metadata_saying_fewer_vectors_than_names_without_a_map_is_refused(tmp_path):
+    path = tmp_path / "names.ann"
+    AnnoyNameIndex.build(VECTORS, n_trees=2, n_jobs=1).save(path)
+    meta_path = tmp_path / "names.ann.json"
+    meta = json.loads(meta_path.read_text())
+    meta.pop("n_vectors"), meta.pop("shared_vectors")  # an index saved before names could share vectors
+    meta_path.write_text(json.dumps(meta))
+    assert AnnoyNameIndex.load(path, dim=8, n_items=30).n_vectors == 30
+    meta.update(n_items=40, n_vectors=30)
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(ArtifactError) as err:
+        AnnoyNameIndex.load(path, dim=8, n_items=40)
+    assert str(meta_path) in str(err.value) and "without a map" in str(err.value)

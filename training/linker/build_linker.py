@@ -69,6 +69,7 @@ def build_linker(
     stats = {
         "kb": kb_name,
         "names": len(reference),
+        "stored_vectors": linker.index.n_vectors,
         "entities": reference.n_entities,
         "n_trees": n_trees,
         "load_seconds": round(loaded - start, 2),
@@ -80,7 +81,8 @@ def build_linker(
         "entities_with_xrefs": len(linker.xrefs),
     }
     (output / "build_stats.json").write_text(json.dumps(stats, indent=2))
-    msg.good(f"{kb_name}: {len(reference):,} names indexed in {stats['build_seconds']}s -> {output}")
+    msg.good(f"{kb_name}: {len(reference):,} names ({linker.index.n_vectors:,} distinct encoder inputs) indexed in "
+             f"{stats['build_seconds']}s -> {output}")
 
 
 if __name__ == "__main__":
