@@ -1,9 +1,11 @@
 """Measurements that need a fresh process: pipeline load time (cold and warm) and peak memory.
 
-    python -m training.benchmark.benchmark_probe PIPELINE_DIR [--texts captions.txt] [--exclude nseen_linker]
+    python -m training.benchmark.benchmark_probe PIPELINE_DIR [--texts captions.txt] [--exclude nseen_linker] [--mappings]
 
 Prints one JSON object: import and `spacy.load` seconds, and the memory of the process (from
-/proc/self/status) after loading and, with --texts, after running every text through the pipeline.
+/proc/self/status) after loading and, with --texts, after running every text through the pipeline; with
+--mappings also the resident MB of each file the pipeline directory maps (from /proc/self/smaps), to see which
+artifact the file-backed part of the peak is.
 `training.benchmark.benchmark` runs it in subprocesses; it is a module of its own so that nothing is imported
 before the clock starts.
 """
@@ -35,7 +37,26 @@ def memory_mb() -> Dict[str, float]:
     return values
 
 
-def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads: int) -> Dict[str, object]:
+def resident_files(under: str) -> Dict[str, float]:
+    """RETURNS (Dict[str, float]): resident MB (smaps `Rss`, summed over a file's mappings) of each mapped file whose
+    path starts with `under`, largest first; empty where /proc/self/smaps is not readable."""
+    sizes: Dict[str, float] = {}
+    current: Optional[str] = None
+    try:
+        lines = Path("/proc/self/smaps").read_text().splitlines()
+    except OSError:
+        return {}
+    for line in lines:
+        fields = line.split()
+        if fields and "-" in fields[0] and not fields[0].endswith(":"):  # a mapping's header: address range first
+            current = fields[5] if len(fields) > 5 and fields[5].startswith(under) else None
+        elif current is not None and fields[:1] == ["Rss:"]:
+            sizes[current] = sizes.get(current, 0.0) + int(fields[1]) / 1024
+    return {path: round(mb, 1) for path, mb in sorted(sizes.items(), key=lambda item: -item[1])}
+
+
+def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads: int,
+          mappings: bool = False) -> Dict[str, object]:
     start = time.perf_counter()
     import spacy  # noqa: F401  (imports torch through thinc)
     import torch
@@ -55,6 +76,8 @@ def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads:
         out["run_seconds"] = round(time.perf_counter() - run_start, 3)
         out["entities"] = n_ents
         out["memory_after_run"] = memory_mb()
+    if mappings:
+        out["resident_files_mb"] = resident_files(str(Path(pipeline).resolve()))
     return out
 
 
@@ -66,8 +89,9 @@ def main(argv: List[str]) -> None:
     parser.add_argument("--texts", default=None, help="a text file, one document per line")
     parser.add_argument("--exclude", action="append", default=[], help="a pipe not to load")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--mappings", action="store_true", help="also the resident MB of each mapped pipeline file")
     args = parser.parse_args(argv)
-    print(json.dumps(probe(args.pipeline, args.texts, args.exclude, args.threads)))
+    print(json.dumps(probe(args.pipeline, args.texts, args.exclude, args.threads, args.mappings)))
 
 
 if __name__ == "__main__":
