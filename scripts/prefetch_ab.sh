@@ -36,12 +36,7 @@ PY
   done
 done
 texts="$out/captions_3000.txt"
-python - "$texts" <<'PY'
-import sys
-from training.common.bioid import read_captions
-captions = read_captions("../shared/data/bioid/captions.tsv.gz", splits={"train"})[:3000]
-open(sys.argv[1], "w", encoding="utf8").write("\n".join(caption.text.replace("\n", " ") for caption in captions))
-PY
+python -m training.benchmark.benchmark_texts ../shared/data/bioid/captions.tsv.gz "$texts" --max-captions 3000
 {
   echo
   echo "Peak RSS of the full pipeline (\`python -m training.benchmark.benchmark_probe training_output/pipeline --texts $texts --threads 1\`, the first 3,000 captions of the training release):"

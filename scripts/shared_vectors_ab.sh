@@ -25,12 +25,7 @@ for kb in uniprot chebi; do
   cp "$work/linkers/$kb/names.ann" "$work/linkers/$kb/names.ann.json" "$work/pipeline_before/nseen_linker/kb_$kb/"
   rm -f "$work/pipeline_before/nseen_linker/kb_$kb/names.ann.rows.npz"
 done
-python - "$work/captions.txt" <<'PY'
-import sys
-from training.common.bioid import read_captions
-captions = read_captions("../shared/data/bioid/captions.tsv.gz", splits={"train"})[:3000]
-open(sys.argv[1], "w", encoding="utf8").write("\n".join(caption.text.replace("\n", " ") for caption in captions))
-PY
+python -m training.benchmark.benchmark_texts ../shared/data/bioid/captions.tsv.gz "$work/captions.txt" --max-captions 3000
 {
   echo "# One stored vector per distinct encoder input, against one per name"
   echo

@@ -10,7 +10,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from wasabi import msg
 
-from training.common.bioid import Mention, read_captions
+from training.benchmark.benchmark_texts import benchmark_texts, write_benchmark_texts
+from training.common.bioid import Mention
 
 # Bio-ID entity types → the pipeline's entity labels, and labels → reference sets (the component's defaults).
 TYPE_LABELS = {"protein": "PROTEIN", "gene": "GENE", "chemical": "CHEMICAL"}
@@ -134,8 +135,7 @@ def run_pipeline(results: Dict[str, Any], todo: set, all_mentions: Sequence[Ment
     import spacy
 
     msg.divider("Pipeline")
-    captions_list = read_captions(captions, splits={split})
-    texts = [c.text.replace("\n", " ") for c in captions_list][: max_captions or None]
+    texts = benchmark_texts(captions, split, max_captions)
     nlp, pipeline_name = None, f"{ner} + nseen_linker" if ner else "entity ruler (gold Bio-ID mention strings) + nseen_linker"
     if pipeline:
         try:
@@ -150,7 +150,7 @@ def run_pipeline(results: Dict[str, Any], todo: set, all_mentions: Sequence[Ment
     if pipeline_dir == work / "pipeline":
         nlp.to_disk(pipeline_dir)
     texts_path = work / "captions.txt"
-    texts_path.write_text("\n".join(texts), encoding="utf8")
+    write_benchmark_texts(texts_path, texts)
     del nlp
     if "load" in todo:
         msg.divider("Load time and memory (fresh processes)")
