@@ -90,7 +90,7 @@ class AnnoyNameIndex:
 
     def item_vectors(self, items: numpy.ndarray) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the float32 vectors of several names (rows), shape (len(items), dim)."""
-        stored = self.rows.row_vectors[numpy.asarray(items, dtype=numpy.int64)] if len(items) else numpy.zeros(0, numpy.int64)
+        stored = self._stored(items)
         if self._vectors is not None:
             return numpy.asarray(self._vectors[stored], dtype=numpy.float32)
         annoy = self._require()
@@ -129,7 +129,12 @@ class AnnoyNameIndex:
 
     def item_vector(self, item: int) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the vector of one name (row)."""
-        return numpy.asarray(self._require().get_item_vector(int(self.rows.row_vectors[item])), dtype=numpy.float32)
+        return numpy.asarray(self._require().get_item_vector(int(self.rows.row_vectors[item]) if self._shared else int(item)), dtype=numpy.float32)
+
+    def _stored(self, items: numpy.ndarray) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): the stored vector of each name (the names themselves where each has its own)."""
+        items = numpy.asarray(items, dtype=numpy.int64)
+        return self.rows.row_vectors[items] if self._shared else items
 
     def save(self, path: Union[str, Path]) -> None:
         """Write `path` (the Annoy file), `path` + ".json" (its metadata) and, where names share vectors,
