@@ -1,10 +1,14 @@
-"""Names that share one vector: the rows of a reference set mapped to the distinct vectors the index stores.
+"""Names that share one vector: the rows of a reference set mapped to the distinct vectors an index stores.
 
 Orthologs share names (`Trp53` in mouse and rat, `Sod1` in four organisms), and a case-folding encoder reads
 `DRP1` and `Drp1` alike: in the 5-organism UniProt set, 382,946 names are 217,278 distinct encoder inputs. The
 Annoy index stores each distinct vector once (a smaller file, fewer pages touched by queries, fewer names to
 encode); `VectorRows` says which name rows each stored vector stands for, and turns a search's vectors back into
 name rows. An identity map (one vector per row) is what an index built from row vectors has.
+
+The TF-IDF indexes (`char_tfidf`, `word_tfidf`) share rows the same way: names with the same lowercased text
+(or the same terms) have one stored TF-IDF row, and `best_rows` turns a search over the stored rows into the
+ranking a search over every name gives.
 """
 from typing import Dict, Hashable, List, Sequence, Tuple
 
@@ -66,6 +70,19 @@ class VectorRows:
         return len(self.indptr) - 1
 
     @property
+    def sizes(self) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): int64, the number of rows of each vector."""
+        return numpy.diff(self.indptr).astype(numpy.int64)
+
+    def vectors_of(self, rows: numpy.ndarray) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): int64, the stored vector of each row; IndexError for a row out of range
+        (a negative row would otherwise wrap around)."""
+        rows = numpy.asarray(rows, dtype=numpy.int64)
+        if rows.size and (int(rows.min()) < 0 or int(rows.max()) >= self.n_rows):
+            raise IndexError(f"name index out of range [0, {self.n_rows})")
+        return self.row_vectors[rows].astype(numpy.int64)
+
+    @property
     def is_identity(self) -> bool:
         """RETURNS (bool): every row has a vector of its own, in row order."""
         return self.n_vectors == self.n_rows and bool(numpy.array_equal(self.row_vectors, numpy.arange(self.n_rows)))
@@ -99,6 +116,29 @@ class VectorRows:
         out_rows[query[keep], place[keep]] = self.rows[offsets[keep]]
         out_sims[query[keep], place[keep]] = numpy.repeat(values, counts)[keep]
         return out_rows, out_sims
+
+    def best_rows(self, vector_ids: numpy.ndarray, scores: numpy.ndarray, k: int, missing: float = 0.0
+                  ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """The k best name rows of each query's k best vectors, by score, then lower row first: the ranking a
+        search over the rows themselves gives, when the vectors were ranked by score, then lower vector id
+        (vectors are numbered in order of their first row, as `from_keys` does, so every vector ranked above a
+        row's vector holds a row ranked above it, and k vectors hold the k best rows).
+
+        vector_ids (numpy.ndarray): (n_queries, k') vector ids, -1 where none; scores: their scores.
+        RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): int64 rows (-1 where fewer) and float32 scores (`missing`
+            where none), both (n_queries, k).
+        """
+        found = numpy.asarray(vector_ids, dtype=numpy.int64).reshape(len(vector_ids), -1)
+        valid = found >= 0
+        safe = numpy.where(valid, found, 0)
+        counts = numpy.where(valid, self.indptr[safe + 1] - self.indptr[safe], 0)
+        width = max(k, int(counts.sum(axis=1).max()) if found.size else 0)
+        rows, sims = self.expand(found, scores, width)
+        order = numpy.lexsort((rows, -sims), axis=1)[:, :k]
+        rows = numpy.take_along_axis(rows, order, axis=1)
+        sims = numpy.take_along_axis(sims, order, axis=1)
+        sims[rows < 0] = missing
+        return rows, sims
 
     def to_arrays(self) -> Dict[str, numpy.ndarray]:
         """RETURNS (Dict[str, numpy.ndarray]): the arrays `from_arrays` reads."""

@@ -10,6 +10,9 @@ Stored compactly (format 2): packed term counts (column | count << bits, uint32)
 name instead of float32 weights and int32 columns (`sparse.TfMatrix`; the weights of the rows and postings a
 query touches are rebuilt bit-identically), and the vocabulary as sorted 64-bit hashes checked against the terms'
 UTF-8 bytes (`term_vocab.HashedTermVocab`).
+
+Format 3: names with the same terms share one stored row (`sparse.NameCounts`; the optional `shared_*` arrays),
+and the number of names of each term (`df`) is saved for the search that skips common terms.
 """
 import re
 import unicodedata
@@ -22,18 +25,21 @@ import scipy.sparse as sp
 from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
 from ..text.greek import spell_out_greek
-from .sparse import fit_terms, l2_tfidf, pair_cosines, row_counts, top_k_postings
+from .sparse import document_frequency, fit_terms, l2_tfidf, row_counts, shared_rows, top_k_postings
+from .sparse import smaller_storage, without_common_terms
 from .term_vocab import HashedTermVocab
 from .sparse import NameCounts, TfMatrix
 
 # 2: term counts + inverse norms instead of float32 weights; the vocabulary as sorted hashes.
-FORMAT_VERSION = 2
+# 3: names with the same terms share a stored row; the names of each term (`df`) saved.
+FORMAT_VERSION = 3
 _WORD_RE = re.compile(r"[^\W_]+")
 # The vocabulary is "vocab_utf8" (the terms joined by newlines, UTF-8 bytes; terms are letters and digits only),
 # "vocab_offsets" (start of each term, then the end + 1), "vocab_hashes" (sorted) and "vocab_hash_ids".
 _VOCAB = ("vocab_utf8", "vocab_offsets", "vocab_hashes", "vocab_hash_ids")
 # The matrix (names × terms) and the inverted index (its transpose) as packed term counts (see sparse.TfMatrix).
-_ARRAYS = ("format_version", "idf", "inv_norm", "entries", "indptr", "shape", "postings_entries", "postings_indptr") + _VOCAB
+_ARRAYS = ("format_version", "idf", "df", "inv_norm", "entries", "indptr", "shape", "postings_entries",
+           "postings_indptr") + _VOCAB
 REBUILD = "Rebuild the linker (nlp.initialize() or the project's index step) or copy its complete directory."
 
 
@@ -54,12 +60,22 @@ class NameTokenIndex(NameCounts):
         self.vocab: Mapping[str, int] = HashedTermVocab.from_terms([])
         self.idf = numpy.zeros((0,), dtype=numpy.float32)
         self.counts = TfMatrix.empty()
+        self.shared = None
+        self.df = numpy.zeros((0,), dtype=numpy.int32)
         self._postings: Union[TfMatrix, None] = None
 
-    def fit(self, names: Iterable[str]) -> "NameTokenIndex":
-        """Build the vocabulary, idf weights (ln((1 + n) / (1 + df)) + 1) and the L2-normalised name matrix."""
-        vocab, counts, self.idf = fit_terms(name_terms(name) for name in names)
+    def fit(self, names: Iterable[str], *, share_rows: bool = True) -> "NameTokenIndex":
+        """Build the vocabulary, idf weights (ln((1 + n) / (1 + df)) + 1) and the L2-normalised name matrix.
+
+        share_rows (bool): Store one row for names with the same terms (the same scores, a smaller index) where that
+            makes the index smaller (`sparse.smaller_storage`).
+        """
+        terms = [name_terms(name) for name in names]
+        shared, first_rows = shared_rows([tuple(sorted(t)) for t in terms], share_rows)
+        vocab, counts, self.idf = fit_terms((terms[row] for row in first_rows), None if shared is None else shared.sizes)
+        self.shared, counts = smaller_storage(shared, counts, copies=2)  # the name matrix and its postings
         self.vocab = HashedTermVocab.from_terms(list(vocab))
+        self.df = document_frequency(counts, self.row_sizes).astype(numpy.int32)
         self.counts = TfMatrix.fit(counts, self.idf)
         self._postings = None
         return self
@@ -92,7 +108,12 @@ class NameTokenIndex(NameCounts):
         out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
         if not n_queries or not self.n_names:
             return out_idx, out_score
-        return top_k_postings(query_vectors, self.postings, k, chunk_size)
+        return self.ranked_names(*top_k_postings(query_vectors, self.postings, k, chunk_size), k)
+
+    def rare_search(self, query_vectors: sp.csr_matrix, k: int, max_df: float) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """`search` with only the query terms found in at most `max_df` of the names (short posting lists)."""
+        rare = without_common_terms(query_vectors, self.df, int(max_df * self.n_names))
+        return self.search(rare, k)
 
     @property
     def postings(self) -> TfMatrix:
@@ -109,7 +130,7 @@ class NameTokenIndex(NameCounts):
 
     def score(self, query_vectors: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
         """`pair_scores` for queries already vectorised by `transform`."""
-        return pair_cosines(query_vectors, self.counts, name_indices)
+        return self.name_cosines(query_vectors, name_indices)
 
     def to_disk(self, path: Union[str, Path]) -> None:
         """Save to one uncompressed, aligned `.npz` file (no pickle; memory-mapped by `from_disk`)."""
@@ -117,8 +138,9 @@ class NameTokenIndex(NameCounts):
         m = self.counts
         save_npz(Path(path), {
             "format_version": numpy.array([FORMAT_VERSION]), "vocab_utf8": vocab.utf8, "vocab_offsets": vocab.offsets,
-            "vocab_hashes": vocab.hashes, "vocab_hash_ids": vocab.ids, "idf": self.idf, "inv_norm": m.inv_norm,
-            **m.arrays(""), "shape": numpy.array(m.shape, dtype=numpy.int64), **self.postings.arrays("postings_"),
+            "vocab_hashes": vocab.hashes, "vocab_hash_ids": vocab.ids, "idf": self.idf, "df": self.df,
+            "inv_norm": m.inv_norm, **m.arrays(""), "shape": numpy.array(m.shape, dtype=numpy.int64),
+            **self.postings.arrays("postings_"), **self.shared_arrays(),
         })
 
     @classmethod
@@ -141,8 +163,10 @@ class NameTokenIndex(NameCounts):
         self = cls()
         self.vocab = HashedTermVocab.from_arrays(*(stored[a] for a in _VOCAB), path=path, fix=REBUILD)
         self.idf = numpy.asarray(stored["idf"], dtype=numpy.float32)
+        self.df = numpy.asarray(stored["df"])
         inv_norm = stored["inv_norm"]
         if (len(shape) != 2 or len(self.vocab) != shape[1] or self.idf.shape != (shape[1],)
+                or self.df.shape != (shape[1],) or self.df.dtype.kind not in "iu"
                 or inv_norm.dtype != numpy.float32 or inv_norm.shape != (shape[0],)):
             raise ArtifactError(path, "vocabulary, idf, norms and matrix sizes disagree", REBUILD)
         self.counts = TfMatrix.from_arrays(stored, "", shape, self.idf, inv_norm, by_name=True, sublinear_tf=False,
@@ -150,6 +174,7 @@ class NameTokenIndex(NameCounts):
         self._postings = TfMatrix.from_arrays(stored, "postings_", (shape[1], shape[0]), self.idf, inv_norm,
                                               by_name=False, sublinear_tf=False, path=path, what="postings arrays",
                                               fix=REBUILD)
+        self.load_shared(stored, path, REBUILD)
         return self
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
@@ -164,5 +189,5 @@ def _check_version(stored: Mapping[str, numpy.ndarray], path: Path) -> None:
     version = int(stored["format_version"][0])
     if version != FORMAT_VERSION:
         raise ArtifactError(path, f"name token index format version {version} is not {FORMAT_VERSION} (this version "
-                            "stores term counts, not float32 weights): the file is from another spacy_nseen version",
+                            "stores term counts, one row for names with the same terms): the file is from another spacy_nseen version",
                             REBUILD)

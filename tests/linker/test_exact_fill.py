@@ -119,9 +119,9 @@ def test_top_k_postings_best_first_ties_by_index():
     assert ids[0].tolist() == [0, 2, 3, -1, -1]
 
 
-def test_without_common_terms_drops_long_posting_lists():
-    postings = sp.csr_matrix(numpy.array([[1, 1, 1], [0, 1, 0], [0, 0, 0]], dtype=numpy.float32))  # df 3, 1, 0
+def test_without_common_terms_drops_terms_of_many_names():
+    df = numpy.array([3, 1, 0], dtype=numpy.int32)  # the names of each term
     queries = sp.csr_matrix(numpy.array([[0.5, 0.5, 0.0], [0.0, 0.0, 1.0], [0.7, 0.0, 0.0]], dtype=numpy.float32))
-    rare = without_common_terms(queries, postings, max_count=1)
+    rare = without_common_terms(queries, df, max_count=1)
     assert rare.toarray().tolist() == [[0.0, 0.5, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
-    assert without_common_terms(queries, postings, max_count=3).toarray().tolist() == queries.toarray().tolist()
+    assert without_common_terms(queries, df, max_count=3).toarray().tolist() == queries.toarray().tolist()

@@ -54,3 +54,34 @@ def test_arrays_round_trip_and_are_checked():
     broken = dict(rows.to_arrays(), row_vectors=numpy.array([0, 1, 7], dtype=numpy.int32))
     with pytest.raises(ValueError, match="out of range"):
         VectorRows.from_arrays(broken, n_rows=3, n_vectors=2)
+
+
+def test_best_rows_rank_the_rows_of_ranked_vectors_as_a_search_over_rows_would():
+    rng = numpy.random.default_rng(0)
+    for _ in range(200):
+        n_rows = int(rng.integers(1, 40))
+        keys = rng.integers(0, max(1, n_rows // 2), n_rows).tolist()
+        rows, _ = VectorRows.from_keys(keys)
+        vector_scores = rng.choice(numpy.float32([0.1, 0.5, 0.9]), rows.n_vectors)  # many ties
+        row_scores = vector_scores[rows.row_vectors]
+        k = int(rng.integers(1, 8))
+        # the vectors' own ranking, as a search over vectors gives it: score, then lower vector first
+        ranked = numpy.lexsort((numpy.arange(rows.n_vectors), -vector_scores))[:k]
+        ids = numpy.full((1, k), -1)
+        ids[0, :len(ranked)] = ranked
+        sims = numpy.zeros((1, k), numpy.float32)
+        sims[0, :len(ranked)] = vector_scores[ranked]
+        got_rows, got_scores = rows.best_rows(ids, sims, k)
+        expected = numpy.lexsort((numpy.arange(n_rows), -row_scores))[:k]
+        assert got_rows[0, :len(expected)].tolist() == expected.tolist()
+        assert got_scores[0, :len(expected)].tolist() == row_scores[expected].tolist()
+        assert (got_rows[0, len(expected):] == -1).all() and (got_scores[0, len(expected):] == 0).all()
+
+
+def test_vectors_of_checks_the_rows():
+    rows, _ = VectorRows.from_keys(["a", "b", "a"])
+    assert rows.vectors_of(numpy.array([2, 1, 0])).tolist() == [0, 1, 0]
+    assert rows.sizes.tolist() == [2, 1]
+    for bad in ([-1], [3]):
+        with pytest.raises(IndexError):
+            rows.vectors_of(numpy.array(bad))

@@ -106,8 +106,11 @@ def _old_format_arrays(index: NameTokenIndex, version: int = 1):
 def test_an_older_format_asks_for_a_rebuild(tmp_path) -> None:
     index = NameTokenIndex().fit(NAMES)
     numpy.savez(tmp_path / "old.npz", **_old_format_arrays(index))
-    with pytest.raises(ArtifactError, match=r"old\.npz: name token index format version 1 is not 2.*Rebuild"):
+    with pytest.raises(ArtifactError, match=r"old\.npz: name token index format version 1 is not 3.*Rebuild"):
         NameTokenIndex.from_disk(tmp_path / "old.npz")
+    saved = _saved_with(tmp_path, index, format_version=numpy.array([2]))  # format 2: no df, a row per name
+    with pytest.raises(ArtifactError, match=r"bad\.npz: name token index format version 2 is not 3.*Rebuild"):
+        NameTokenIndex.from_disk(saved)
     numpy.savez(tmp_path / "foreign.npz", x=numpy.zeros(3))
     with pytest.raises(ArtifactError, match="foreign.npz: has no format version"):
         NameTokenIndex.from_disk(tmp_path / "foreign.npz")

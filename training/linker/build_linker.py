@@ -70,6 +70,8 @@ def build_linker(
         "kb": kb_name,
         "names": len(reference),
         "stored_vectors": linker.index.n_vectors,
+        "stored_tfidf_rows": linker.tfidf.n_rows if linker.tfidf is not None else None,
+        "stored_token_rows": linker.tokens.n_rows if linker.tokens is not None else None,
         "entities": reference.n_entities,
         "n_trees": n_trees,
         "load_seconds": round(loaded - start, 2),

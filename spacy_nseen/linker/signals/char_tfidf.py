@@ -4,7 +4,6 @@ from typing import List, Optional, Sequence, Tuple
 import numpy
 
 from ...retrieval.char_tfidf import CharNgramTfidf
-from ...retrieval.sparse import top_k_postings
 from .base import Pools, Queries, scoring_signal
 
 
@@ -41,7 +40,7 @@ class CharTfidfSignal:
     def rare_candidates(self, queries: Queries, rows: Sequence[int], n: int, max_df: float) -> Tuple[Pools, List[numpy.ndarray]]:
         if max_df <= 0:
             return [[] for _ in rows], [numpy.zeros(0, dtype=numpy.float32) for _ in rows]
-        ids, scores = top_k_postings(self._vectors(queries)[list(rows)], self.tfidf.rare_postings(max_df), n)
+        ids, scores = self.tfidf.rare_top_k(self._vectors(queries)[list(rows)], n, max_df)
         pools = [[int(i) for i in found if i >= 0] for found in ids]
         return pools, [values[: len(pool)] for values, pool in zip(scores, pools)]
 

@@ -3,7 +3,6 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
-from ...retrieval.sparse import top_k_postings, without_common_terms
 from ...retrieval.word_tfidf import NameTokenIndex
 from .base import Pools, Queries, scoring_signal
 
@@ -35,9 +34,7 @@ class WordTfidfSignal:
         return [[int(i) for i in ids if i >= 0] for ids in found]
 
     def rare_candidates(self, queries: Queries, rows: Sequence[int], n: int, max_df: float) -> Tuple[Pools, List[numpy.ndarray]]:
-        postings = self.tokens.postings
-        rare = without_common_terms(self._vectors(queries)[list(rows)], postings, int(max_df * self.tokens.n_names))
-        ids, scores = top_k_postings(rare, postings, n)
+        ids, scores = self.tokens.rare_search(self._vectors(queries)[list(rows)], n, max_df)
         return [[int(i) for i in found if i >= 0] for found in ids], list(scores)
 
     def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
