@@ -154,18 +154,21 @@ POSTINGS_BLOCK = 1024  # queries whose terms' postings are rebuilt together (rou
 
 
 def pair_cosines(queries: sp.csr_matrix, names: "Union[sp.csr_matrix, TfMatrix]",
-                 name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
+                 name_indices: Sequence[Sequence[int]], shared: Optional[VectorRows] = None) -> List[numpy.ndarray]:
     """Cosine of each query row with its candidate name rows, in sparse passes over blocks of candidates.
 
     queries (sp.csr_matrix): one L2-normalised row per query.
     names (Union[sp.csr_matrix, TfMatrix]): the L2-normalised name rows (a TfMatrix rebuilds only the candidates').
     name_indices (Sequence[Sequence[int]]): candidate name rows per query.
+    shared (Optional[VectorRows]): the stored row of each name, when names share rows (None: row i is name i).
     RETURNS (List[numpy.ndarray]): float32 cosines aligned with `name_indices` (each the sum of the products of
         the shared terms, in column order: a row's score does not depend on the other rows of its block).
     """
     lengths = numpy.array([len(c) for c in name_indices], dtype=numpy.int64)
     flat = numpy.fromiter(itertools.chain.from_iterable(name_indices), dtype=numpy.int64, count=int(lengths.sum()))
-    if flat.size and (flat.min() < 0 or flat.max() >= names.shape[0]):
+    if shared is not None:
+        flat = shared.vectors_of(flat)
+    elif flat.size and (flat.min() < 0 or flat.max() >= names.shape[0]):
         raise IndexError(f"name index out of range [0, {names.shape[0]})")
     owners = numpy.repeat(numpy.arange(queries.shape[0]), lengths)
     scores = numpy.zeros(len(flat), dtype=numpy.float32)
@@ -498,12 +501,7 @@ class NameCounts:
 
     def name_cosines(self, query_vectors: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
         """`pair_cosines` of each query with its candidate names (name rows, mapped to the stored rows)."""
-        if self.shared is None:
-            return pair_cosines(query_vectors, self.counts, name_indices)
-        lengths = [len(c) for c in name_indices]
-        flat = numpy.fromiter(itertools.chain.from_iterable(name_indices), dtype=numpy.int64, count=sum(lengths))
-        stored = self.shared.vectors_of(flat)
-        return pair_cosines(query_vectors, self.counts, numpy.split(stored, numpy.cumsum(lengths)[:-1]) if lengths else [])
+        return pair_cosines(query_vectors, self.counts, name_indices, self.shared)
 
     def ranked_names(self, row_ids: numpy.ndarray, scores: numpy.ndarray, k: int
                      ) -> Tuple[numpy.ndarray, numpy.ndarray]:
