@@ -56,7 +56,7 @@ def resident_files(under: str) -> Dict[str, float]:
 
 
 def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads: int,
-          mappings: bool = False) -> Dict[str, object]:
+          mappings: bool = False, batch_size: Optional[int] = None) -> Dict[str, object]:
     start = time.perf_counter()
     import spacy  # noqa: F401  (imports torch through thinc)
     import torch
@@ -72,8 +72,9 @@ def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads:
     if texts_path:
         texts = Path(texts_path).read_text(encoding="utf8").split("\n")
         run_start = time.perf_counter()
-        n_ents = sum(len(doc.ents) for doc in nlp.pipe(texts))
+        n_ents = sum(len(doc.ents) for doc in nlp.pipe(texts, batch_size=batch_size))
         out["run_seconds"] = round(time.perf_counter() - run_start, 3)
+        out["batch_size"] = batch_size or nlp.batch_size
         out["entities"] = n_ents
         out["memory_after_run"] = memory_mb()
     if mappings:
@@ -90,8 +91,11 @@ def main(argv: List[str]) -> None:
     parser.add_argument("--exclude", action="append", default=[], help="a pipe not to load")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--mappings", action="store_true", help="also the resident MB of each mapped pipeline file")
+    parser.add_argument("--batch-size", type=int, default=None, help="docs per nlp.pipe batch (default: the config's)")
     args = parser.parse_args(argv)
-    print(json.dumps(probe(args.pipeline, args.texts, args.exclude, args.threads, args.mappings)))
+    if args.batch_size is not None and args.batch_size < 1:
+        parser.error(f"--batch-size must be at least 1, got {args.batch_size}")
+    print(json.dumps(probe(args.pipeline, args.texts, args.exclude, args.threads, args.mappings, args.batch_size)))
 
 
 if __name__ == "__main__":

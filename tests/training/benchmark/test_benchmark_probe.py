@@ -16,3 +16,22 @@ def test_resident_files_counts_the_touched_pages_of_mapped_files_under_a_directo
     assert list(found) == [str(path)] and 3.5 <= found[str(path)] <= 4.1
     assert resident_files(str(tmp_path / "elsewhere")) == {}
     del mapped
+
+
+def test_probe_runs_the_texts_at_the_batch_size_asked_for(tmp_path):
+    import spacy
+
+    from training.benchmark.benchmark_probe import probe
+
+    spacy.blank("en").to_disk(tmp_path / "pipeline")
+    (tmp_path / "texts.txt").write_text("Trp53 in mice\nTP53 in HeLa cells", encoding="utf8")
+    ran = probe(str(tmp_path / "pipeline"), str(tmp_path / "texts.txt"), [], threads=1, batch_size=1)
+    assert ran["batch_size"] == 1 and ran["entities"] == 0 and ran["run_seconds"] >= 0
+    assert probe(str(tmp_path / "pipeline"), str(tmp_path / "texts.txt"), [], threads=1)["batch_size"] == 1000
+
+
+def test_a_batch_size_below_one_is_refused():
+    from training.benchmark.benchmark_probe import main
+
+    with pytest.raises(SystemExit):
+        main(["pipeline", "--batch-size", "0"])
