@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
-from .sparse import count_matrix, document_frequency, fit_terms, row_counts, l2_tfidf, postings_products, shared_rows
+from .sparse import count_matrix, document_frequency, fit_terms, row_counts, l2_tfidf, shared_rows
 from .sparse import smaller_storage, top_k_postings
 from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
 from .sparse import NameCounts, TfMatrix
