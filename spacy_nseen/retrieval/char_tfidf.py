@@ -153,7 +153,7 @@ class CharNgramTfidf(NameCounts):
         if k == 0 or not n_queries:
             return self.ranked_names(out_idx, out_score, k_names)
         if max_df < 1.0:
-            return self.ranked_names(*top_k_postings(query_vectors, self.rare_postings(max_df), k, chunk_size), k_names)
+            return self.rare_top_k(query_vectors, k_names, max_df, chunk_size)
         if self._matrix_t is None:
             self._matrix_t = self.counts.to_csr().T.tocsr()
         q_all = query_vectors
@@ -171,15 +171,18 @@ class CharNgramTfidf(NameCounts):
             out_score[rows] = np.take_along_axis(part_scores, order, axis=1)
         return self.ranked_names(out_idx, out_score, k_names)
 
-    def rare_top_k(self, query_vectors: sp.csr_matrix, k: int, max_df: float) -> Tuple[np.ndarray, np.ndarray]:
-        """The k best names by the part of the cosine the rare n-grams give (`rare_postings(max_df)`), best first,
-        ties: lower name first (every name tied with the k-th ranked, as a full sort would); -1 / 0.0 where
-        fewer names share a rare n-gram.
+    def rare_top_k(self, query_vectors: sp.csr_matrix, k: int, max_df: float, chunk_size: int = 256
+                   ) -> Tuple[np.ndarray, np.ndarray]:
+        """The k best names by the part of the cosine the n-grams of `rare_postings(max_df)` give, searched over
+        those postings whatever `max_df` (1: every n-gram's), best first; ties: lower name first (every name tied
+        with the k-th ranked, as a full sort would); -1 / 0.0 where fewer names share such an n-gram.
 
-        RETURNS (Tuple[np.ndarray, np.ndarray]): name indices (int64) and scores (float32), (n_queries, k).
+        RETURNS (Tuple[np.ndarray, np.ndarray]): name indices (int64) and scores (float32), (n_queries, k) or
+            fewer columns where k exceeds the stored rows.
         """
         self._require_fitted()
-        return self.search(query_vectors, k, max_df=max_df, chunk_size=256)
+        ids, scores = top_k_postings(query_vectors, self.rare_postings(max_df), min(k, self.n_rows), chunk_size)
+        return self.ranked_names(ids, scores, min(k, self.n_names))
 
     def rare_postings(self, max_df: float) -> TfMatrix:
         """The inverted index (n-grams × stored rows) of the n-grams found in at most `max_df` of the names:

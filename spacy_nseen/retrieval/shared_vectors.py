@@ -117,16 +117,15 @@ class VectorRows:
         out_sims[query[keep], place[keep]] = numpy.repeat(values, counts)[keep]
         return out_rows, out_sims
 
-    def best_rows(self, vector_ids: numpy.ndarray, scores: numpy.ndarray, k: int, missing: float = 0.0
-                  ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def best_rows(self, vector_ids: numpy.ndarray, scores: numpy.ndarray, k: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The k best name rows of each query's k best vectors, by score, then lower row first: the ranking a
         search over the rows themselves gives, when the vectors were ranked by score, then lower vector id
         (vectors are numbered in order of their first row, as `from_keys` does, so every vector ranked above a
         row's vector holds a row ranked above it, and k vectors hold the k best rows).
 
         vector_ids (numpy.ndarray): (n_queries, k') vector ids, -1 where none; scores: their scores.
-        RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): int64 rows (-1 where fewer) and float32 scores (`missing`
-            where none), both (n_queries, k).
+        RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): int64 rows (-1 where fewer) and float32 scores (0 where
+            none), both (n_queries, k).
         """
         found = numpy.asarray(vector_ids, dtype=numpy.int64).reshape(len(vector_ids), -1)
         valid = found >= 0
@@ -137,7 +136,7 @@ class VectorRows:
         order = numpy.lexsort((rows, -sims), axis=1)[:, :k]
         rows = numpy.take_along_axis(rows, order, axis=1)
         sims = numpy.take_along_axis(sims, order, axis=1)
-        sims[rows < 0] = missing
+        sims[rows < 0] = 0.0
         return rows, sims
 
     def to_arrays(self) -> Dict[str, numpy.ndarray]:

@@ -506,13 +506,10 @@ class NameCounts:
     def ranked_names(self, row_ids: numpy.ndarray, scores: numpy.ndarray, k: int
                      ) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The k best names of a search over the stored rows (ranked by score, then lower row): by score, then
-        lower name, -1 / 0.0 where fewer (`VectorRows.best_rows`)."""
+        lower name, -1 / 0.0 where fewer (`VectorRows.best_rows`). Without shared rows the stored rows are the
+        names, and the search's k columns are returned as they are."""
         if self.shared is None:
-            if row_ids.shape[1] >= k:
-                return row_ids[:, :k], scores[:, :k]
-            pad = k - row_ids.shape[1]
-            return (numpy.pad(row_ids, ((0, 0), (0, pad)), constant_values=-1),
-                    numpy.pad(scores, ((0, 0), (0, pad)), constant_values=0.0))
+            return row_ids, scores
         return self.shared.best_rows(row_ids, scores, k)
 
     def shared_arrays(self) -> Dict[str, numpy.ndarray]:

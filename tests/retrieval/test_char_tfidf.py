@@ -151,3 +151,13 @@ def test_foreign_arrays_are_an_artifact_error(tmp_path):
         (tmp_path / "cut.npz").write_bytes(path.read_bytes()[:cut])
         with pytest.raises(ArtifactError, match="cut.npz"):
             CharNgramTfidf.from_disk(tmp_path / "cut.npz", mmap=True)
+
+
+def test_rare_top_k_searches_postings_even_with_every_ngram():
+    # max_df 1: every n-gram's postings, so a name sharing none with the query is no candidate (the exact
+    # search, `search(max_df=1)`, ranks every name, at cosine 0 where none is shared)
+    index = CharNgramTfidf(pad=False).fit(["abc", "xyz"])
+    q = index.transform(["abd"])
+    ids, scores = index.rare_top_k(q, 2, 1.0)
+    assert ids.tolist() == [[0, -1]] and scores[0, 1] == 0.0 and scores[0, 0] > 0
+    assert index.search(q, 2)[0].tolist() == [[0, 1]]
