@@ -27,13 +27,7 @@ for round in $(seq 1 "$rounds"); do
     cat "$pipeline"/nseen_linker/kb_*/*.ann "$pipeline"/nseen_linker/kb_*/*.npz > /dev/null
     python -m training.benchmark.benchmark_probe "$pipeline" --texts "$work/captions.txt" --threads 1 --batch-size "$size" \
       2>/dev/null | tail -n 1 > "$out/batch${size}_${round}.json"
-    python - "$out/batch${size}_${round}.json" "$round" >> "$out/summary.md" <<'PY'
-import json, sys
-path, round_ = sys.argv[1:]
-d = json.load(open(path))
-m = d["memory_after_run"]
-print(f"| {round_} | {d['batch_size']} | {d['run_seconds']} | {m['VmHWM']} | {m['RssFile']} | {m['RssAnon']} |")
-PY
+    python -m training.benchmark.probe_row "$out/batch${size}_${round}.json" "$round" "$size" >> "$out/summary.md"
   done
 done
 cat "$out/summary.md"

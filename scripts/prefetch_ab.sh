@@ -49,7 +49,7 @@ for case in "dropped none" "dropped willneed" "files-read none"; do
   sync
   if [ "$1" = dropped ]; then echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; else cat training_output/pipeline/nseen_linker/kb_*/*.ann training_output/pipeline/nseen_linker/kb_*/*.npz > /dev/null; fi
   NSEEN_PREFETCH=$2 python -m training.benchmark.benchmark_probe training_output/pipeline --texts "$texts" --threads 1 2>/dev/null \
-    | tail -n 1 | python -c "import json, sys; d = json.loads(sys.stdin.read()); m = d['memory_after_run']; print(f\"| $1 | $2 | {d['run_seconds']} | {m['VmHWM']} | {m['RssFile']} | {m['RssAnon']} |\")" >> "$summary"
+    | python -m training.benchmark.probe_row - "$1" "$2" >> "$summary"
 done
 rm -f "$texts"
 cat "$summary"

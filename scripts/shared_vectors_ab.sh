@@ -47,14 +47,7 @@ for round in $(seq 1 "$rounds"); do
     cat "$pipeline"/nseen_linker/kb_*/*.ann "$pipeline"/nseen_linker/kb_*/*.npz > /dev/null
     python -m training.benchmark.benchmark_probe "$pipeline" --texts "$work/captions.txt" --threads 1 --mappings 2>/dev/null \
       | tail -n 1 > "$out/${case}_${round}.json"
-    python - "$out/${case}_${round}.json" "$round" "$case" >> "$out/summary.md" <<'PY'
-import json, sys
-path, round_, case = sys.argv[1:]
-d = json.load(open(path))
-m = d["memory_after_run"]
-ann = sum(mb for name, mb in d["resident_files_mb"].items() if name.endswith("names.ann"))
-print(f"| {round_} | {case} | {d['run_seconds']} | {m['VmHWM']} | {m['RssFile']} | {m['RssAnon']} | {ann:.1f} |")
-PY
+    python -m training.benchmark.probe_row "$out/${case}_${round}.json" "$round" "$case" --resident names.ann >> "$out/summary.md"
   done
 done
 cat "$out/summary.md"
