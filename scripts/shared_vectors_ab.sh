@@ -10,15 +10,18 @@ before=cd49d49  # the parent of the change
 out=results/benchmark_multi/shared_vectors_ab
 work=$(mktemp -d /tmp/nseen_shared_ab.XXXXXX)
 mkdir -p "$out"
+# the workflow's own build settings (project.yml vars), as build-indexes / build-multi built the shipped indexes
+read -r n_trees seed precision threads <<< "$(python -m training.workflow.project_var n_trees seed build_precision threads | tr '\n' ' ')"
+short_forms=$(python -m training.workflow.project_var uniprot_short_forms)
 git worktree add -q "$work/code" "$before"
 trap 'git worktree remove --force "$work/code"; rm -rf "$work"' EXIT
 for kb in uniprot chebi; do
   case $kb in
-    uniprot) reference=corpus/reference_multi/uniprot.tsv.gz; extra=--short-forms ;;
+    uniprot) reference=corpus/reference_multi/uniprot.tsv.gz; extra=$short_forms ;;
     chebi) reference=corpus/reference/chebi.tsv.gz; extra= ;;
   esac
   (cd "$work/code" && python -m training.linker.build_linker "$OLDPWD/training_output/$kb/encoder" "$OLDPWD/$reference" \
-    "$work/linkers/$kb" --kb-name $kb --n-trees 20 --threads 1 --seed 0 --build-precision bf16 $extra > /dev/null)
+    "$work/linkers/$kb" --kb-name $kb --n-trees "$n_trees" --threads "$threads" --seed "$seed" --build-precision "$precision" $extra > /dev/null)
 done
 cp -r training_output/pipeline "$work/pipeline_before"
 for kb in uniprot chebi; do
