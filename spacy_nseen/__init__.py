@@ -5,6 +5,7 @@ from .encoder.weights_io import encoder_block
 from .encoder.layer import build_char_bilstm_encoder
 from .errors import ArtifactError, NotInitializedError, NseenError
 from .ner.gazetteer import Gazetteer, make_gazetteer
+from .ner.glued_names import GluedNames, make_glued_names
 from .ner.name_feature_embed import name_feature_hash_embed
 from .ner.name_features import NameFeatures, make_name_features
 from .ner.protein_gene import ProteinGeneLabeler, make_protein_gene
@@ -20,6 +21,7 @@ __all__ = [
     "ArtifactError",
     "Candidate",
     "Gazetteer",
+    "GluedNames",
     "KnowledgeBaseLinker",
     "LinkerSettings",
     "NameFeatures",
@@ -34,6 +36,7 @@ __all__ = [
     "encoder_block",
     "name_feature_hash_embed",
     "make_gazetteer",
+    "make_glued_names",
     "make_name_features",
     "make_nseen_linker",
     "make_protein_gene",

@@ -1,7 +1,8 @@
 """Helpers of the NER in the packaged pipeline (the statistical NER itself is spaCy's `ner`)."""
 from .gazetteer import Gazetteer
+from .glued_names import GluedNames
 from .name_features import NameFeatures
 from .protein_gene import ProteinGeneLabeler
 from .repeated_mentions import RepeatedMentions
 
-__all__ = ["Gazetteer", "NameFeatures", "ProteinGeneLabeler", "RepeatedMentions"]
+__all__ = ["Gazetteer", "GluedNames", "NameFeatures", "ProteinGeneLabeler", "RepeatedMentions"]

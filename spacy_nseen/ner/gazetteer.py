@@ -140,6 +140,16 @@ class Gazetteer(Pipe):
         key = join_tokens(tokens)
         return key.lower() if self.lowercase else key
 
+    def lists(self, text: str, tokenize: Optional[Callable[[str], Doc]] = None) -> bool:
+        """RETURNS (bool): whether `text` is a listed name (tokenized by `tokenize`, default `name_tokenizer()`:
+        pass one tokenizer for many lookups, as making it copies the pipeline's rules)."""
+        key = self.key_of(text, tokenize)
+        if key is None or not len(self._hashes):
+            return False
+        value = numpy.uint64(key_hash(key.split(_SEPARATOR)))
+        at = int(self._hashes.searchsorted(value))
+        return at < len(self._hashes) and self._hashes[at] == value
+
     def add_names(self, names: Iterable[str]) -> int:
         """Tokenize and add names. RETURNS (int): how many new keys were added."""
         tokenize = self.name_tokenizer()

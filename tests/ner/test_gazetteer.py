@@ -169,3 +169,15 @@ def test_clear_forgets_every_name(nlp: Language) -> None:
     gazetteer = nlp.get_pipe("chemical_gazetteer")
     gazetteer.clear()
     assert len(gazetteer) == 0 and ents(nlp("folate")) == []
+
+
+def test_lists_answers_whether_a_text_is_a_listed_name(nlp: Language) -> None:
+    gazetteer = nlp.get_pipe("chemical_gazetteer")
+    tokenize = gazetteer.name_tokenizer()
+    assert gazetteer.lists("sialic acid", tokenize) and gazetteer.lists("Mg2+") and gazetteer.lists("zymosan")
+    assert not gazetteer.lists("Zymosan", tokenize)  # as written: this gazetteer is case-sensitive
+    assert not gazetteer.lists("sialic acid red") and not gazetteer.lists("") and not gazetteer.lists("   ")
+    lower = Gazetteer(spacy.blank("en"), label="PROTEIN", max_tokens=4, lowercase=True)
+    assert not lower.lists("Tau")  # nothing listed yet
+    lower.add_names(["Tau", "Beclin 1"])
+    assert lower.lists("TAU") and lower.lists("beclin 1") and not lower.lists("Beclin")

@@ -125,14 +125,22 @@ def confusion(pred: Set[SpanKey], gold: Set[SpanKey], labels: Sequence[str] = CO
     return table
 
 
-def misaligned(nlp: Language, docs: Iterable[Doc], labels: Dict[str, str]) -> Dict[str, int]:
+def misaligned(nlp: Language, docs: Iterable[Doc], labels: Dict[str, str],
+               predicted: Optional[Sequence[Doc]] = None) -> Dict[str, int]:
     """Gold mentions whose start or end falls inside a token of `nlp`'s tokenizer (strict alignment fails).
 
-    RETURNS (Dict[str, int]): "mentions" (of the labelled types), "misaligned", and "misaligned_<LABEL>".
+    predicted (Optional[Sequence[Doc]]): The pipeline's output for the same docs, in order: then also count the
+        misaligned mentions an entity matches exactly (a component after the NER, `nseen_glued_names`, can split a
+        token and tag the name inside it).
+    RETURNS (Dict[str, int]): "mentions" (of the labelled types), "misaligned", "misaligned_<LABEL>", and with
+        `predicted` "misaligned_found".
     """
     counts: Counter = Counter({"mentions": 0, "misaligned": 0})
-    for doc in docs:
+    if predicted is not None:
+        counts["misaligned_found"] = 0
+    for i, doc in enumerate(docs):
         tokens = nlp.make_doc(doc.text)
+        found = set() if predicted is None else {(e.start_char, e.end_char) for e in predicted[i].ents}
         for s, e, t, *_ in doc.user_data.get("mentions", []):
             if t not in labels:
                 continue
@@ -140,6 +148,8 @@ def misaligned(nlp: Language, docs: Iterable[Doc], labels: Dict[str, str]) -> Di
             if tokens.char_span(int(s), int(e), alignment_mode="strict") is None:
                 counts["misaligned"] += 1
                 counts[f"misaligned_{labels[t]}"] += 1
+                if (int(s), int(e)) in found:
+                    counts["misaligned_found"] += 1
     return dict(sorted(counts.items()))
 
 
@@ -210,10 +220,12 @@ def markdown(metrics: Dict[str, object]) -> str:
                     [[g] + [str(table[g][c]) for c in columns] for g in CONFUSION_LABELS]) + [""]
     lines += ["## Gold mentions misaligned with the model's tokens", "",
               "Mentions (of the labelled types) whose start or end falls inside a token "
-              "(`doc.char_span(start, end, alignment_mode=\"strict\")` is None):", ""]
+              "(`doc.char_span(start, end, alignment_mode=\"strict\")` is None), and of those the ones an entity of the "
+              "model matches exactly (its components after the NER split glued names off: `nseen_glued_names`):", ""]
     mis = metrics["misaligned"]
-    lines += _table(["split", "mentions", "misaligned", "share"],
-                    [[name, str(c["mentions"]), str(c["misaligned"]), f"{c['misaligned'] / max(c['mentions'], 1):.3f}"]
+    lines += _table(["split", "mentions", "misaligned", "share", "misaligned, found exactly"],
+                    [[name, str(c["mentions"]), str(c["misaligned"]), f"{c['misaligned'] / max(c['mentions'], 1):.3f}",
+                      str(c["misaligned_found"]) if "misaligned_found" in c else "–"]
                      for name, c in mis.items()]) + [""]
     curve = metrics.get("learning_curve")
     if curve:
@@ -265,7 +277,7 @@ def ner_report(
     pred_docs = list(nlp.pipe((d.text for d in gold_docs), batch_size=batch_size))
     pred = doc_spans(pred_docs)
     gold = {"bioid": bioid_gold(gold_docs, label_map), "corpus": doc_spans(gold_docs)}
-    mis = {"dev": misaligned(nlp, gold_docs, label_map)}
+    mis = {"dev": misaligned(nlp, gold_docs, label_map, pred_docs)}
     if train is not None:
         mis = {"train": misaligned(nlp, DocBin().from_disk(train).get_docs(nlp.vocab), label_map), **mis}
     metrics: Dict[str, object] = {

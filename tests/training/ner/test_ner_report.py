@@ -53,6 +53,13 @@ def test_tokenizer_rules_align_caption_notations():
     doc = caption_to_doc(nlp, caption, LABELS, "expand", Counter())
     assert misaligned(nlp, [doc], LABELS) == {"mentions": 10, "misaligned": 0}
     assert misaligned(spacy.blank("en"), [doc], LABELS)["misaligned"] >= 5
+    # a pipeline that tags a name inside a blank-tokenizer token (as nseen_glued_names does) finds it exactly
+    blank = spacy.blank("en")
+    predicted = customize_tokenizer(spacy.blank("en"))(text)
+    predicted.ents = [predicted.char_span(text.index("ULK1"), text.index("ULK1") + 4, label="GENE")]
+    counts = misaligned(blank, [doc], LABELS, [predicted])
+    assert blank.make_doc(text).char_span(text.index("ULK1"), text.index("ULK1") + 4) is None
+    assert counts["misaligned_found"] == 1 and counts["misaligned"] >= 5
 
 
 def test_ner_report_cli(tmp_path: Path):
@@ -82,7 +89,8 @@ def test_ner_report_cli(tmp_path: Path):
     assert bioid["all"]["tp"] == 3 and bioid["all"]["pred"] == 4 and bioid["all"]["gold"] == 6
     assert bioid["uniprot"]["tp"] == 2 and bioid["uniprot"]["gold"] == 3  # Atg5 (gold GENE) routed right
     assert metrics["confusion"]["GENE"]["PROTEIN"] == 1 and metrics["confusion"]["PROTEIN"]["missed"] == 1
-    assert metrics["misaligned"]["dev"] == {"mentions": 6, "misaligned": 0}
+    assert metrics["misaligned"]["dev"] == {"mentions": 6, "misaligned": 0, "misaligned_found": 0}
+    assert metrics["misaligned"]["train"] == {"mentions": 6, "misaligned": 0}
     assert (out / "learning_curve.png").stat().st_size > 0 and "Command: `python -m training.ner.ner_report" in (
         out / "metrics.md").read_text()
     h = read_headline(headline)
