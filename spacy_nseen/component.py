@@ -28,6 +28,7 @@ from .linker.kb_linker import Candidate, KnowledgeBaseLinker
 from .linker.settings import MODES, IndexSettings, KbSettings, LinkerSettings, Mode, with_changes
 from .linker.storage import ENTITY_PRIOR_FILE, check_prior
 from .linker.nil_decision import NilModel
+from .ner.glued_names import cut_tokens
 from .organisms.assign import AssignerSettings, OrganismAssigner
 from .organisms.cell_lines import CellLineTable
 from .text.abbreviation_lexicon import AbbreviationLexicon
@@ -332,7 +333,9 @@ class NseenLinker(Pipe):
         out = [DocLinks([], None) for _ in docs]
         for d, doc in enumerate(docs):
             routed = route_entities(doc, self.kbs, self.overwrite)
-            mentions = [Mention(r.span.start_char, r.span.end_char, r.span.text, r.kb) for r in routed]
+            cut = cut_tokens(doc)
+            mentions = [Mention(r.span.start_char, r.span.end_char, r.span.text, r.kb,
+                                cut.get((r.span.start_char, r.span.end_char))) for r in routed]
             prepared = prepare_requests(doc.text, mentions, self._has_taxa, assigner,
                                         expand_abbreviations=self.expand_abbreviations, organisms=doc._.organisms,
                                         article_texts=context_texts(doc, "article_texts"),

@@ -11,6 +11,10 @@ name is listed (lower-cased) in the PROTEIN list of the pipeline's `nseen_name_f
 component stores only its rules. The rule with the highest precision in training wins, then the longest name.
 Entities of several tokens and other labels are left as they are; no entity is added or removed.
 
+Each cut is recorded on the doc (`doc._.nseen_cut_tokens`: [start, end, token text] of the name and the token it
+was cut from), so that the linker reads the organism form of the whole token (`hTau` → human), as it did before the
+cut: `cut_tokens(doc)`.
+
 Saved as `glued_names.json` (settings and rules; pickle-free): a missing, truncated or foreign file raises an
 `ArtifactError` that names it.
 """
@@ -30,8 +34,17 @@ from .name_features import EXTENSION, NameFeatures
 
 FORMAT_VERSION = 1
 SETTINGS_FILE = "glued_names.json"
+CUT_TOKENS = "nseen_cut_tokens"
 DEFAULT_LABELS = ("PROTEIN", "GENE")
 _FIX = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
+
+
+def cut_tokens(doc: Doc) -> Dict[Tuple[int, int], str]:
+    """RETURNS (Dict[Tuple[int, int], str]): (start, end) of each name `nseen_glued_names` cut from a token → the
+    token's text; empty when nothing was cut (or the component is not in the pipeline)."""
+    if not Doc.has_extension(CUT_TOKENS):
+        return {}
+    return {(int(start), int(end)): str(text) for start, end, text in doc._.get(CUT_TOKENS) or ()}
 
 
 class AffixRule:
@@ -77,6 +90,8 @@ class GluedNames:
         # prefix → suffix length → suffix → rule, and the prefixes' lengths: a token's fitting rules in a few lookups
         self._by_prefix: Dict[str, Dict[int, Dict[str, AffixRule]]] = {}
         self._prefix_lengths: List[int] = []
+        if not Doc.has_extension(CUT_TOKENS):
+            Doc.set_extension(CUT_TOKENS, default=None)
 
     @property
     def rules(self) -> List[AffixRule]:
@@ -156,6 +171,7 @@ class GluedNames:
             return doc
         spans = [(ent.start_char, ent.end_char, ent.label_, ent.kb_id_) for ent in doc.ents]
         trimmed = {ent.start_char: (ent.start_char + s, ent.start_char + e) for ent, (s, e) in cuts}
+        cut = [[ent.start_char + s, ent.start_char + e, ent.text] for ent, (s, e) in cuts]  # before the split
         with doc.retokenize() as retokenizer:
             for ent, (start, end) in cuts:
                 token, text = ent[0], ent.text
@@ -170,6 +186,7 @@ class GluedNames:
                 raise RuntimeError(f"{self.name}: no token span for ({start}, {end}) after the split")
             ents.append(span)
         doc.ents = ents
+        doc._.set(CUT_TOKENS, (doc._.get(CUT_TOKENS) or []) + cut)
         if doc.has_extension(EXTENSION) and doc._.get(EXTENSION) is not None:
             doc._.set(EXTENSION, self._features().features(doc))  # one row per token again
         return doc

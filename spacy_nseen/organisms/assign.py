@@ -163,11 +163,17 @@ class OrganismAssigner:
                     article_texts: Optional[Iterable[str]] = None,
                     article_counts: Optional[Mapping[int, float]] = None,
                     figure_texts: Optional[Iterable[str]] = None,
-                    figure_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
+                    figure_counts: Optional[Mapping[int, float]] = None,
+                    forms: Optional[Sequence[Optional[str]]] = None) -> DocumentOrganisms:
         """Assign organisms to mentions given as character offsets into a text (no spaCy needed).
 
+        forms (Optional[Sequence[Optional[str]]]): per mention, the text whose form (`hTERT`, `Trp53`) is read, where
+            it is not the mention itself: the token a component cut the mention from (`hTau` for `Tau`,
+            `nseen_glued_names`), so that the cut keeps the organism the whole token said. None: the mentions.
         RETURNS (DocumentOrganisms): As `assign`.
         """
+        if forms is not None and len(forms) != len(offsets):
+            raise ValueError(f"{len(forms)} forms for {len(offsets)} mentions: give one per mention (None: the mention)")
         for start, end in offsets:
             if not 0 <= start <= end <= len(text):
                 raise ValueError(f"Mention offsets ({start}, {end}) are outside the text "
@@ -186,7 +192,8 @@ class OrganismAssigner:
             evidence = evidence.in_fission_yeast()  # `red1Δ` in an S. pombe article is no budding yeast evidence
         caption = evidence.counts()
         base = self._base_scores(dict(article_counts), user, dict(figure_counts))
-        results = [self._assign_span(evidence, start, end, base, caption, user) for start, end in offsets]
+        results = [self._assign_span(evidence, start, end, base, caption, user, forms[i] if forms else None)
+                   for i, (start, end) in enumerate(offsets)]
         doc_scores = {t: v for t, (v, _) in base.items()}
         ranked = sorted(doc_scores, key=lambda t: (-doc_scores[t], self._order.get(t, len(self._order)), t))
         has_evidence = (set(caption) | {t for t, v in article_counts.items() if v > 0}
@@ -223,7 +230,7 @@ class OrganismAssigner:
 
     def _assign_span(self, evidence: TextEvidence, start: int, end: int,
                      base: Mapping[int, Tuple[float, List[Tuple[float, str]]]],
-                     caption: Mapping[int, float], user: Sequence[int]) -> SpanOrganism:
+                     caption: Mapping[int, float], user: Sequence[int], form: Optional[str] = None) -> SpanOrganism:
         s = self.settings
         totals = {t: v for t, (v, _) in base.items()}
         reasons: List[Tuple[float, str, int]] = [(v, r, t) for t, (_, rs) in base.items() for v, r in rs]
@@ -252,9 +259,9 @@ class OrganismAssigner:
                 ("caption", caption, s.caption_weight, "in the text")):
             for taxon, share in _shares(counts, weight).items():
                 add(taxon, share, f"{labels[(level, taxon)]} {where} → {taxon}")
-        for form in mention_form_evidence(evidence.text[start:end]):
-            weight = s.form_weight if form.kind == "form" else s.prefix_weight
-            add(form.taxon, weight * form.strength, f"{form.label} → {form.taxon}")
+        for hit in mention_form_evidence(form or evidence.text[start:end]):
+            weight = s.form_weight if hit.kind == "form" else s.prefix_weight
+            add(hit.taxon, weight * hit.strength, f"{hit.label} → {hit.taxon}")
         return self._decide(totals, reasons, user)
 
     def _decide(self, totals: Dict[int, float], reasons: List[Tuple[float, str, int]],

@@ -37,6 +37,7 @@ def organism_contexts(
     article_texts: Optional[Iterable[str]] = None,
     figure_texts: Optional[Iterable[str]] = None,
     allowed: Optional[frozenset] = None,
+    forms: Optional[Sequence[Optional[str]]] = None,
 ) -> TextOrganisms:
     """The organism context of each mention of a text.
 
@@ -46,13 +47,14 @@ def organism_contexts(
     organisms, article_texts, figure_texts: the text's known organisms, the other texts of its article and the
         other panel texts of its figure (`assign_text`).
     allowed (Optional[frozenset]): the taxa every mention may link to (the component's `organisms`).
+    forms (Optional[Sequence[Optional[str]]]): per mention, the token it was cut from, if it was (`assign_text`).
     """
     with_taxa = [i for i, flag in enumerate(has_taxa) if flag]
     assigned = {}
     found: Optional[List[int]] = None
     if with_taxa and assigner is not None:
         result = assigner.assign_text(text, [offsets[i] for i in with_taxa], organisms=organisms, article_texts=article_texts,
-                                      figure_texts=figure_texts)
+                                      figure_texts=figure_texts, forms=[forms[i] for i in with_taxa] if forms else None)
         found = list(result.organisms)
         assigned = {i: (span.taxon, organism_confidence(span), span.evidence) for i, span in zip(with_taxa, result.spans)}
     out = []

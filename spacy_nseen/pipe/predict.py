@@ -32,6 +32,7 @@ class Mention(NamedTuple):
     end: int
     text: str
     kb: str
+    cut_from: Optional[str] = None  # the token a component cut the mention from (`hTau` for `Tau`: nseen_glued_names)
 
 
 class Request(NamedTuple):
@@ -90,7 +91,7 @@ def prepare_requests(
                 guessed.add(m.text)
     found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
                               organisms=organisms, article_texts=article_texts, figure_texts=figure_texts,
-                              allowed=allowed)
+                              allowed=allowed, forms=[m.cut_from for m in mentions])
     requests = [Request(m.kb, m.text, o.context, o.evidence, long_forms.get(m.text), m.text in guessed)
                 for m, o in zip(mentions, found.mentions)]
     return TextRequests(requests, found.organisms)

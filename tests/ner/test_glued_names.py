@@ -9,7 +9,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from spacy_nseen.errors import ArtifactError, FileProblemError
-from spacy_nseen.ner.glued_names import SETTINGS_FILE, AffixRule
+from spacy_nseen.ner.glued_names import SETTINGS_FILE, AffixRule, cut_tokens
 from spacy_nseen.ner.name_features import EXTENSION
 
 RULES = [
@@ -58,6 +58,15 @@ def test_a_glued_prefix_is_split_off_and_the_entity_is_the_name(nlp: Language) -
     assert [t.text for t in doc] == ["Western", "blot", "of", "h", "Tau", "in", "cells"]
     assert doc.text == "Western blot of hTau in cells"
     assert not doc[3].whitespace_ and doc[4].whitespace_
+
+
+def test_each_cut_is_recorded_with_the_token_it_was_cut_from(nlp: Language) -> None:
+    doc = tagged(nlp, "hTau and Atg5F and Tau", [("hTau", "PROTEIN"), ("Atg5F", "GENE")])
+    assert cut_tokens(doc) == {(1, 4): "hTau", (9, 13): "Atg5F"}
+    assert doc._.nseen_cut_tokens == [[1, 4, "hTau"], [9, 13, "Atg5F"]]  # lists: the doc serializes as before
+    copy = Doc(nlp.vocab).from_bytes(doc.to_bytes())
+    assert cut_tokens(copy) == cut_tokens(doc)
+    assert cut_tokens(nlp.make_doc("nothing cut")) == {}
 
 
 def test_suffix_rules_labels_and_kb_ids_are_kept(nlp: Language) -> None:

@@ -139,3 +139,14 @@ def test_an_s_pombe_article_makes_every_yeast_deletion_and_yeast_word_of_its_tex
     text = "B, red1Δ cells grow slowly."
     result = assigner.assign_text(text, [(3, 7)], article_texts=article, figure_texts=["A, Yeast cells."])
     assert result.spans[0].taxon == 284812 and result.organisms[0] == 284812
+
+
+def test_forms_name_the_text_whose_form_is_read():
+    text = "Brains of transgenic mice. Blots of hTau."
+    start = text.index("Tau")
+    assigner = OrganismAssigner()
+    assert assigner.assign_text(text, [(start, start + 3)]).spans[0].taxon == 10090
+    assert assigner.assign_text(text, [(start, start + 3)], forms=["hTau"]).spans[0].taxon == 9606
+    assert assigner.assign_text(text, [(start, start + 3)], forms=[None]).spans[0].taxon == 10090
+    with pytest.raises(ValueError, match="one per mention"):
+        assigner.assign_text(text, [(start, start + 3)], forms=[])

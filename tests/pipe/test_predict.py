@@ -120,3 +120,13 @@ def test_the_component_links_as_the_predict_path(multi, toy_encoder_block):
     assert [e._.kb_candidates for e in ents] == [[(c.kb_id, c.name, float(c.score)) for c in l.candidates] for l in expected]
     assert [e._.kb_score for e in ents] == [l.verdict.score for l in expected]
     assert [e._.kb_id for e in ents] == [l.candidates[0].kb_id if l.verdict.keep else None for l in expected]
+
+
+def test_a_mention_cut_from_a_token_reads_the_organism_of_the_whole_token():
+    # `Tau` that nseen_glued_names cut from `hTau`: human, as `hTau` was before the cut; uncut, the caption's mice
+    text = "Brains of transgenic mice. Blots of hTau and of Tau."
+    glued, alone = text.index("Tau"), text.rindex("Tau")
+    mentions = [Mention(glued, glued + 3, "Tau", "uniprot", "hTau"), Mention(alone, alone + 3, "Tau", "uniprot")]
+    prepared = prepare_requests(text, mentions, lambda kb: True, OrganismAssigner())
+    assert [r.context.taxon for r in prepared.requests] == [HUMAN, MOUSE]
+    assert prepared.requests[0].evidence[0] == "prefix 'h' in 'hTau' → 9606"
