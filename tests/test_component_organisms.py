@@ -114,3 +114,24 @@ def test_the_figure_panels_of_a_split_caption_are_read(make_nlp) -> None:
     assert alone._.kb_taxon != YEAST
     assert ent._.kb_taxon == YEAST and ent._.kb_id == "UniProt:P19073"
     assert any("figure" in e for e in ent._.kb_taxon_evidence)
+
+
+def test_a_name_cut_from_a_token_reads_the_organism_of_the_token(make_nlp) -> None:
+    # what nseen_glued_names leaves: `Cdc42` split off `yCdc42`, the cut recorded in doc._.nseen_cut_tokens
+    from spacy_nseen.ner.glued_names import CUT_TOKENS
+
+    if not Doc.has_extension(CUT_TOKENS):  # the component registers it; here no component ran
+        Doc.set_extension(CUT_TOKENS, default=None)
+    nlp = make_nlp()
+    text = "Cdc42 in MEFs from knockout mice. A complementation assay with yCdc42."
+    doc = nlp.make_doc(text)
+    start = text.index("yCdc42") + 1
+    with doc.retokenize() as retokenizer:
+        token = doc.char_span(start - 1, start + 5)[0]
+        retokenizer.split(token, ["y", "Cdc42"], heads=[(token, 1), (token, 1)])
+    doc.ents = [doc.char_span(0, 5, label="PROTEIN"), doc.char_span(start, start + 5, label="PROTEIN")]
+    doc._.set(CUT_TOKENS, [[start, start + 5, "yCdc42"]])
+    mouse, yeast = nlp(doc).ents
+    assert mouse._.kb_taxon == MOUSE and mouse._.kb_id == "UniProt:P60766"
+    assert yeast._.kb_taxon == YEAST and yeast._.kb_id == "UniProt:P19073"
+    assert yeast._.kb_taxon_evidence[0] == "prefix 'y' in 'yCdc42' → 559292"
