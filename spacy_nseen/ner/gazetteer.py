@@ -146,9 +146,12 @@ class Gazetteer(Pipe):
         key = self.key_of(text, tokenize)
         if key is None or not len(self._hashes):
             return False
-        value = numpy.uint64(key_hash(key.split(_SEPARATOR)))
-        at = int(self._hashes.searchsorted(value))
-        return at < len(self._hashes) and self._hashes[at] == value
+        return bool(self._listed(numpy.asarray([key_hash(key.split(_SEPARATOR))], dtype=numpy.uint64))[0])
+
+    def _listed(self, hashes: numpy.ndarray) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): bool, whether each uint64 key hash is a listed name's (the list is not empty)."""
+        at = numpy.minimum(self._hashes.searchsorted(hashes), len(self._hashes) - 1)
+        return self._hashes[at] == hashes
 
     def add_names(self, names: Iterable[str]) -> int:
         """Tokenize and add names. RETURNS (int): how many new keys were added."""
@@ -188,8 +191,7 @@ class Gazetteer(Pipe):
             hashes = doc_hashes(doc, attr, n_tokens, rolled)
             if not len(hashes):
                 continue
-            at = numpy.minimum(self._hashes.searchsorted(hashes), len(self._hashes) - 1)
-            for start in numpy.flatnonzero(self._hashes[at] == hashes).tolist():
+            for start in numpy.flatnonzero(self._listed(hashes)).tolist():
                 found.setdefault(start, []).append(n_tokens)
         end_of_last = 0
         for start in sorted(found):

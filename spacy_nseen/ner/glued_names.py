@@ -107,17 +107,16 @@ class GluedNames:
             by_suffix.setdefault(rule.suffix, rule)  # a repeated pair: the first (most precise) one
         self._prefix_lengths = sorted({len(prefix) for prefix in self._by_prefix})
 
-    def fitting(self, text: str) -> List[AffixRule]:
-        """RETURNS (List[AffixRule]): the rules whose prefix and suffix `text` has, with ≥ 2 characters between."""
+    def fitting(self, text: str) -> List[Tuple[AffixRule, Tuple[int, int]]]:
+        """RETURNS (List[Tuple[AffixRule, Tuple[int, int]]]): the rules that fit `text` (`AffixRule.core`), each
+        with the offsets of the name between its affixes."""
         found = []
         for n_prefix in self._prefix_lengths:
-            if n_prefix + 2 > len(text):
-                break
             for n_suffix, by_suffix in self._by_prefix.get(text[:n_prefix], {}).items():
-                if n_prefix + n_suffix + 2 <= len(text):
-                    rule = by_suffix.get(text[len(text) - n_suffix:])
-                    if rule is not None:
-                        found.append(rule)
+                rule = by_suffix.get(text[len(text) - n_suffix:])
+                core = None if rule is None else rule.core(text)
+                if core is not None:
+                    found.append((rule, core))
         return found
 
     # the name list: the name features' gazetteer of `names_label`
@@ -138,19 +137,17 @@ class GluedNames:
     def trim(self, text: str, names: Optional[Gazetteer] = None) -> Optional[Tuple[int, int]]:
         """RETURNS (Optional[Tuple[int, int]]): the offsets of the listed name to keep in a tagged token's text, or
         None to keep the token whole."""
-        rules = self.fitting(text)
-        if not rules:
+        fits = self.fitting(text)
+        if not fits:
             return None
-        names = names or self._names()
+        if names is None:
+            names = self._names()
         # names are looked up as the pipeline's tokenizer splits them (the list's keys are tokenized the same way)
         tokenize = self.nlp.tokenizer
         if names.lists(text, tokenize):
             return None
         best: Optional[Tuple[Tuple[float, int, int], Tuple[int, int]]] = None
-        for rule in rules:
-            core = rule.core(text)
-            if core is None:
-                continue
+        for rule, core in fits:
             rank = (rule.precision, rule.right, core[1] - core[0])
             if (best is None or rank > best[0]) and names.lists(text[core[0]:core[1]], tokenize):
                 best = (rank, core)
@@ -204,7 +201,7 @@ class GluedNames:
         path = Path(rules_path)
         if not path.is_file():
             raise FileProblemError(path, "the glued-name rules file does not exist",
-                                   "Build it first (spacy project run ner-name-lists) or set rules_path to null")
+                                   "Build it first (spacy project run name-lists) or set rules_path to null")
         try:
             data = json.loads(path.read_text(encoding="utf8"))
         except ValueError as e:

@@ -154,4 +154,5 @@ def test_fitting_rules_are_those_a_full_scan_finds(nlp: Language) -> None:
                    if p or s]
     for text in ("hTau", "HsAtg4B", "Atg5F", "γH2AX+", "3XFLAG", "hTauIR", "MICA-129Met", "Tau", "hF", "hTa+", ""):
         expected = {(r.prefix, r.suffix) for r in glued.rules if r.core(text) is not None}
-        assert {(r.prefix, r.suffix) for r in glued.fitting(text)} == expected, text
+        assert {(r.prefix, r.suffix) for r, _ in glued.fitting(text)} == expected, text
+        assert all(core == rule.core(text) for rule, core in glued.fitting(text))
