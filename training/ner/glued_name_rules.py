@@ -10,7 +10,9 @@ it gives the gold span more often than it breaks one:
   whose own text is not a listed name, every split `prefix + core + suffix` with `core` a listed name
   (lower-cased, at least MIN_CORE characters) counts for its (prefix, suffix): `right` when the inner mention is
   the core, `wrong` when it is another part, `breaks` when the whole token is the mention;
-- a pair is kept when it was right at least `min_right` times and in at least `min_precision` of its counts.
+- a pair is kept when it was right at least `min_right` times, in at least `min_precision` of its counts and in
+  at least `min_documents` articles: a pair right in one article only is that article's notation (one article's
+  `Rpp3018.2` made `18.2` a suffix, which then cut `HSP18.2` to `HSP`).
 
 Only the training captions' mentions (spans and types, no normalization) and the PROTEIN name list are read.
 
@@ -19,6 +21,7 @@ Only the training captions' mentions (spans and types, no normalization) and the
 """
 import json
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Set, Tuple
 
@@ -33,6 +36,15 @@ FORMAT_VERSION = 1
 PROTEIN_TYPES = ("protein", "gene")
 
 Affixes = Tuple[str, str]
+GoldToken = Tuple[str, str, Tuple[int, int], str]
+
+
+@dataclass
+class PairCounts:
+    """The outcomes of one (prefix, suffix) split and the articles in which it was right."""
+
+    outcomes: Counter = field(default_factory=Counter)
+    right_documents: Set[str] = field(default_factory=set)
 
 
 def read_names(path: Path) -> Set[str]:
@@ -53,52 +65,59 @@ def splits(text: str, names: Set[str]) -> Iterator[Tuple[int, int]]:
                 yield start, end
 
 
-def count_affixes(tokens: Iterable[Tuple[str, str, Tuple[int, int]]], names: Set[str]) -> Dict[Affixes, Counter]:
+def count_affixes(tokens: Iterable[GoldToken], names: Set[str]) -> Dict[Affixes, PairCounts]:
     """Count each (prefix, suffix) split's outcomes over gold-related tokens.
 
-    tokens: (token text, "whole" or "inner", the inner mention's offsets into the token or (0, 0)).
-    RETURNS (Dict[Affixes, Counter]): (prefix, suffix) → {"right", "wrong", "breaks": count}.
+    tokens: (token text, "whole" or "inner", the inner mention's offsets into the token or (0, 0), article id).
+    RETURNS (Dict[Affixes, PairCounts]): (prefix, suffix) → {"right", "wrong", "breaks": count} and the articles
+        in which it was right.
     """
-    counts: Dict[Affixes, Counter] = defaultdict(Counter)
-    for text, kind, inner in tokens:
+    counts: Dict[Affixes, PairCounts] = defaultdict(PairCounts)
+    for text, kind, inner, document in tokens:
         if len(text) > MAX_TOKEN_CHARS or text.lower() in names:
             continue
         for start, end in splits(text, names):
             outcome = "breaks" if kind == "whole" else "right" if (start, end) == inner else "wrong"
-            counts[(text[:start], text[end:])][outcome] += 1
+            pair = counts[(text[:start], text[end:])]
+            pair.outcomes[outcome] += 1
+            if outcome == "right":
+                pair.right_documents.add(document)
     return counts
 
 
-def select_rules(counts: Dict[Affixes, Counter], min_right: int, min_precision: float) -> List[Dict[str, object]]:
-    """RETURNS (List[Dict]): the kept pairs, most precise first: prefix, suffix, right, total, precision."""
+def select_rules(counts: Dict[Affixes, PairCounts], min_right: int, min_precision: float,
+                 min_documents: int = 1) -> List[Dict[str, object]]:
+    """RETURNS (List[Dict]): the kept pairs, most precise first: prefix, suffix, right, total, precision, documents."""
     rules = []
-    for (prefix, suffix), c in counts.items():
-        total = sum(c.values())
-        if c["right"] >= min_right and c["right"] / total >= min_precision:
-            rules.append({"prefix": prefix, "suffix": suffix, "right": c["right"], "total": total,
-                          "precision": round(c["right"] / total, 4)})
+    for (prefix, suffix), pair in counts.items():
+        right, total, documents = pair.outcomes["right"], sum(pair.outcomes.values()), len(pair.right_documents)
+        if right >= min_right and right / total >= min_precision and documents >= min_documents:
+            rules.append({"prefix": prefix, "suffix": suffix, "right": right, "total": total,
+                          "precision": round(right / total, 4), "documents": documents})
     return sorted(rules, key=lambda r: (-r["precision"], -r["right"], r["prefix"], r["suffix"]))
 
 
-def gold_tokens(docs: Iterable, types: Tuple[str, ...] = PROTEIN_TYPES) -> Iterator[Tuple[str, str, Tuple[int, int]]]:
+def gold_tokens(docs: Iterable, types: Tuple[str, ...] = PROTEIN_TYPES) -> Iterator[GoldToken]:
     """The tokens of the training docs that are a gold mention of `types` or hold one strictly inside.
 
-    docs: Docs of `training.ner.ner_corpus` (their tokens and `user_data["mentions"]`).
-    RETURNS (Iterator): (token text, "whole" or "inner", inner mention offsets into the token or (0, 0)).
+    docs: Docs of `training.ner.ner_corpus` (their tokens, `user_data["mentions"]` and `user_data["pmc_id"]`).
+    RETURNS (Iterator): (token text, "whole" or "inner", inner mention offsets into the token or (0, 0), article id).
     """
     for doc in docs:
         mentions = doc.user_data.get("mentions")
-        if mentions is None:
-            raise ValueError("the docs have no user_data['mentions']: rebuild them with training.ner.ner_corpus")
+        document = doc.user_data.get("pmc_id")
+        if mentions is None or document is None:
+            raise ValueError("the docs have no user_data['mentions'] or ['pmc_id']: rebuild them with "
+                             "training.ner.ner_corpus")
         spans = [(int(s), int(e)) for s, e, t, *_ in mentions if t in types]
         for token in doc:
             start, end = token.idx, token.idx + len(token)
             if (start, end) in spans:
-                yield token.text, "whole", (0, 0)
+                yield token.text, "whole", (0, 0), str(document)
                 continue
             inner = [(s - start, e - start) for s, e in spans if start <= s and e <= end]
             if inner:
-                yield token.text, "inner", inner[0]
+                yield token.text, "inner", inner[0], str(document)
 
 
 def main(
@@ -107,6 +126,7 @@ def main(
     output: Path = typer.Argument(..., help="Rules JSON, read by nseen_glued_names at initialize"),
     min_right: int = typer.Option(3, help="Keep a pair right at least this many times"),
     min_precision: float = typer.Option(0.7, help="... and right in at least this share of its counts"),
+    min_documents: int = typer.Option(2, help="... and right in at least this many training articles"),
 ) -> None:
     """Learn the prefix/suffix pairs that `nseen_glued_names` trims from a tagged token."""
     import spacy
@@ -118,11 +138,11 @@ def main(
         counts = count_affixes(gold_tokens(docs), listed)
     except ValueError as err:
         msg.fail(f"{train}: {err}", exits=1)
-    rules = select_rules(counts, min_right, min_precision)
+    rules = select_rules(counts, min_right, min_precision, min_documents)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps({
         "format_version": FORMAT_VERSION, "train": str(train), "names": str(names), "min_right": min_right,
-        "min_precision": min_precision, "pairs_counted": len(counts), "rules": rules}, indent=1, ensure_ascii=False),
+        "min_precision": min_precision, "min_documents": min_documents, "pairs_counted": len(counts), "rules": rules}, indent=1, ensure_ascii=False),
         encoding="utf8")
     msg.good(f"{len(rules)} affix rules of {len(counts)} pairs → {output}")
 
