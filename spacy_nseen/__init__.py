@@ -8,6 +8,7 @@ from .ner.gazetteer import Gazetteer, make_gazetteer
 from .ner.glued_names import GluedNames, make_glued_names
 from .ner.name_feature_embed import name_feature_hash_embed
 from .ner.name_features import NameFeatures, make_name_features
+from .ner.numbered_names import NumberedNames, make_numbered_names
 from .ner.protein_gene import ProteinGeneLabeler, make_protein_gene
 from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
 from .pipe.article import article_docs
@@ -28,6 +29,7 @@ __all__ = [
     "NotInitializedError",
     "NseenError",
     "NseenLinker",
+    "NumberedNames",
     "ProteinGeneLabeler",
     "ReferenceSet",
     "RepeatedMentions",
@@ -39,6 +41,7 @@ __all__ = [
     "make_glued_names",
     "make_name_features",
     "make_nseen_linker",
+    "make_numbered_names",
     "make_protein_gene",
     "make_repeated_mentions",
 ]

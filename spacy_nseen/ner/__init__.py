@@ -2,7 +2,8 @@
 from .gazetteer import Gazetteer
 from .glued_names import GluedNames
 from .name_features import NameFeatures
+from .numbered_names import NumberedNames
 from .protein_gene import ProteinGeneLabeler
 from .repeated_mentions import RepeatedMentions
 
-__all__ = ["Gazetteer", "GluedNames", "NameFeatures", "ProteinGeneLabeler", "RepeatedMentions"]
+__all__ = ["Gazetteer", "GluedNames", "NameFeatures", "NumberedNames", "ProteinGeneLabeler", "RepeatedMentions"]

@@ -17,7 +17,7 @@ from training.common.bioid_scoring import GoldMention, SpanKey
 
 GENE_LABELS = ("GENE",)
 # Components that find entities: left out when the linker runs on gold spans. Besides these factories, any
-# component that declares `doc.ents` among what it assigns (the NER, rulers, `nseen_gazetteer`, `nseen_repeated_mentions`).
+# component that declares `doc.ents` among what it assigns (the NER, rulers, `nseen_gazetteer`, `nseen_repeated_mentions`, `nseen_numbered_names`).
 ENTITY_FACTORIES = frozenset({"ner", "beam_ner", "entity_ruler", "span_ruler", "spancat", "spancat_singlelabel"})
 PRIMARY_MODES = ("kb_id", "ncbigene")
 
