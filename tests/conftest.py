@@ -1,5 +1,8 @@
 """Shared fixtures: a tiny NSEEN encoder trained once per session on `fixtures/toy_reference.tsv`,
-the linkers built from it, and their saved directories."""
+the linkers built from it, and their saved directories. Also the Hypothesis profiles: `.ci/run` sets
+HYPOTHESIS_PROFILE=ci, so CI draws the same examples on every run (a red CI is then the code's, never the draw's);
+local runs draw new ones and so keep finding counterexamples, which go into the tests as `@example`."""
+import os
 from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
@@ -8,6 +11,7 @@ import spacy
 import torch
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+from hypothesis import settings
 from thinc.api import Model
 
 from spacy_nseen.encoder.weights_io import save_encoder
@@ -19,6 +23,9 @@ from spacy_nseen.text.variants import same_name_variants
 from training.pairs.string_similarity import levenshtein
 
 torch.set_num_threads(1)
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TOY_REFERENCE = FIXTURES / "toy_reference.tsv"

@@ -16,6 +16,7 @@ SYMBOL_KIND = "symbol"
 STEM_KIND = "stem"
 _PARALOG_SUFFIX = re.compile(r"^(?P<stem>.*\d)[ -]?[A-Z]$")
 _LETTER = re.compile(r"[A-Za-z]")
+_TOKEN = re.compile(r"\S+")
 
 
 def is_symbol_like(token: str) -> bool:
@@ -31,11 +32,12 @@ def embedded_symbol(name: str) -> Optional[str]:
     RETURNS (Optional[str]): `LC3 A` for `MAP1A/MAP1B LC3 A`, `KLC3` for `Kinesin light chain KLC3`;
         None for a one-token name or a name that does not end in a symbol.
     """
-    tokens = name.split()
+    spans = [m.span() for m in _TOKEN.finditer(name)]
+    tokens = [name[start:end] for start, end in spans]
     if len(tokens) < 2:
         return None
     if len(tokens) >= 3 and len(tokens[-1]) == 1 and tokens[-1].isupper() and is_symbol_like(tokens[-2]):
-        return f"{tokens[-2]} {tokens[-1]}"
+        return name[spans[-2][0]:spans[-1][1]]  # as written, so the form is always part of the name
     return tokens[-1] if is_symbol_like(tokens[-1]) else None
 
 
