@@ -19,6 +19,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 DEFAULT_LABELS = ("PROTEIN", "GENE")
+# the dashes the caption tokenizer splits between word characters (training/ner/bio_tokenizer.py, which the package
+# does not import: tests/ner/test_numbered_names.py keeps the two the same)
 UNICODE_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
 # the dash, a number and at most one letter, then the end of the word
 NUMBER_AFTER_DASH = re.compile(rf"[{UNICODE_DASHES}][0-9]+[^\W\d_]?(?=[^\w]|$)")

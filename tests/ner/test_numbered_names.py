@@ -6,7 +6,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-import spacy_nseen  # noqa: F401  (registers the factory)
+from spacy_nseen.ner.numbered_names import UNICODE_DASHES  # importing spacy_nseen registers the factory
+from training.ner.bio_tokenizer import UNICODE_DASHES as TOKENIZER_DASHES
 
 Token = Tuple[str, bool]  # (text, followed by a space)
 
@@ -84,3 +85,7 @@ def test_the_component_survives_a_save_and_load(nlp: Language, tmp_path) -> None
     loaded = spacy.load(tmp_path / "p")
     tokens = [("NAF", False), ("‐", False), ("1", True)]
     assert run(loaded, tokens, [(0, 1, "PROTEIN")]) == [("NAF‐1", "PROTEIN")]
+
+
+def test_the_dashes_are_those_the_caption_tokenizer_splits() -> None:
+    assert set(UNICODE_DASHES) == set(TOKENIZER_DASHES)
