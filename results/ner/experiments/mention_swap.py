@@ -1,0 +1,64 @@
+"""Experiment: the caption tokenizer plus a mention-swap augmenter (copies training/ner/bio_tokenizer.py's registrations)."""
+import random
+import runpy
+from typing import Callable, Dict, Iterator, List, Sequence
+
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+runpy.run_path("training/ner/bio_tokenizer.py")
+
+
+@spacy.registry.augmenters("nseen_bio.mention_swap.v1")
+def create_mention_swap(level: float, labels: List[str], seed: int = 0) -> Callable:
+    """With probability `level` per caption, each mention of `labels` is replaced by another mention text of the same
+    label seen earlier in the training stream (the same text by the same replacement within the caption)."""
+    rng = random.Random(seed)
+    pools: Dict[str, List[str]] = {label: [] for label in labels}
+    seen: Dict[str, set] = {label: set() for label in labels}
+
+    def augment(nlp, example: Example) -> Iterator[Example]:
+        ref = example.reference
+        for ent in ref.ents:
+            if ent.label_ in pools and ent.text not in seen[ent.label_]:
+                seen[ent.label_].add(ent.text)
+                pools[ent.label_].append(ent.text)
+        if rng.random() >= level or not any(e.label_ in pools for e in ref.ents):
+            yield example
+            return
+        words: List[str] = []
+        spaces: List[bool] = []
+        tags: List[str] = []
+        chosen: Dict[tuple, str] = {}
+        i = 0
+        starts = {e.start: e for e in ref.ents}
+        while i < len(ref):
+            ent = starts.get(i)
+            if ent is not None:
+                if ent.label_ in pools and len(pools[ent.label_]) > 20:
+                    key = (ent.text, ent.label_)
+                    if key not in chosen:
+                        chosen[key] = rng.choice(pools[ent.label_])
+                    pieces = [t for t in nlp.make_doc(chosen[key])]
+                    for k, tok in enumerate(pieces):
+                        words.append(tok.text)
+                        spaces.append(bool(tok.whitespace_) if k < len(pieces) - 1 else bool(ref[ent.end - 1].whitespace_))
+                        tags.append(("B-" if k == 0 else "I-") + ent.label_)
+                else:
+                    for k, tok in enumerate(ent):
+                        words.append(tok.text)
+                        spaces.append(bool(tok.whitespace_))
+                        tags.append(("B-" if k == 0 else "I-") + ent.label_)
+                i = ent.end
+                continue
+            tok = ref[i]
+            words.append(tok.text)
+            spaces.append(bool(tok.whitespace_))
+            tags.append("O")
+            i += 1
+        new_ref = Doc(nlp.vocab, words=words, spaces=spaces, ents=tags)
+        new_ref.user_data.update({k: v for k, v in ref.user_data.items() if isinstance(k, str)})
+        yield Example(nlp.make_doc(new_ref.text), new_ref)
+
+    return augment
