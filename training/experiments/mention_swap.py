@@ -1,13 +1,18 @@
-"""Experiment: the caption tokenizer plus a mention-swap augmenter (copies training/ner/bio_tokenizer.py's registrations)."""
+"""A mention-swap augmenter for `spacy train` (not kept: results/ner/experiments/README.md, "A BiLSTM encoder;
+mention-swap augmentation"). Pass this file as `--code`; importing it also registers the caption tokenizer:
+
+    python -m spacy train results/ner/experiments/ner_mention_swap.cfg --output /tmp/nerexp/swap \
+        --code training/experiments/mention_swap.py ...   # the train-ner step's other options
+"""
 import random
-import runpy
-from typing import Callable, Dict, Iterator, List, Sequence
+from typing import Callable, Dict, Iterator, List, Set, Tuple
 
 import spacy
+from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
 
-runpy.run_path("training/ner/bio_tokenizer.py")
+import training.ner.bio_tokenizer  # noqa: F401  (registers nseen_bio.bio_tokenizer.v1, which the config calls)
 
 
 @spacy.registry.augmenters("nseen_bio.mention_swap.v1")
@@ -16,9 +21,9 @@ def create_mention_swap(level: float, labels: List[str], seed: int = 0) -> Calla
     label seen earlier in the training stream (the same text by the same replacement within the caption)."""
     rng = random.Random(seed)
     pools: Dict[str, List[str]] = {label: [] for label in labels}
-    seen: Dict[str, set] = {label: set() for label in labels}
+    seen: Dict[str, Set[str]] = {label: set() for label in labels}
 
-    def augment(nlp, example: Example) -> Iterator[Example]:
+    def augment(nlp: Language, example: Example) -> Iterator[Example]:
         ref = example.reference
         for ent in ref.ents:
             if ent.label_ in pools and ent.text not in seen[ent.label_]:
@@ -30,7 +35,7 @@ def create_mention_swap(level: float, labels: List[str], seed: int = 0) -> Calla
         words: List[str] = []
         spaces: List[bool] = []
         tags: List[str] = []
-        chosen: Dict[tuple, str] = {}
+        chosen: Dict[Tuple[str, str], str] = {}
         i = 0
         starts = {e.start: e for e in ref.ents}
         while i < len(ref):
