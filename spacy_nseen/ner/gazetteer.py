@@ -2,9 +2,10 @@
 
 The component runs after the `ner` (and any ruler) and never changes an entity it finds: it adds a span only where
 no entity overlaps it. A name matches where the doc's tokens equal the name's tokens under the same tokenizer
-(case-sensitive); the longest name wins at each position, left to right. The names are data, chosen where they
-are built (`training.ner.chemical_gazetteer`: ChEBI names that the training captions do not mostly leave
-unlabelled).
+(as written, or lower-cased with `lowercase`); the longest name wins at each position, left to right. With
+`caption_dashes`, a name with an ASCII hyphen between word characters is also listed as the captions write it,
+with U+2010 (`spellings`: `Y-27632` finds `Y‐27632`). The names are data, chosen where they are built
+(`training.ner.chemical_gazetteer`: ChEBI names that the training captions do not mostly leave unlabelled).
 
 A name is looked up by a hash of its tokens' ORTH ids (spaCy's stable 64-bit string hashes, `Token.orth`), rolled
 over the tokens; for a doc, every token n-gram is hashed at once with numpy and tested against the sorted hashes.
@@ -17,6 +18,7 @@ that names it.
 """
 import gzip
 import json
+import re
 import zlib
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
@@ -42,6 +44,16 @@ NAMES_FILE = "names.txt"
 HASHES_FILE = "hashes.npz"
 _SEPARATOR = " "  # between the tokens of a key (tokens never contain a space)
 _MULTIPLIER = numpy.uint64(1099511628211)  # the rolling hash's base (odd; uint64 arithmetic wraps mod 2**64)
+_WORD_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+CAPTION_DASH = "\u2010"  # how the Bio-ID captions write a name's hyphen (`Y‐27632`, `anti‐LC3`)
+
+
+def spellings(name: str) -> List[str]:
+    """RETURNS (List[str]): the name as written and, if it has an ASCII hyphen between word characters, the same
+    name with those hyphens written as U+2010. The captions write ChEBI's `Y-27632` as `Y‐27632`, and the caption
+    tokenizer splits the Unicode dash but not the hyphen, so the two spellings have different tokens."""
+    dashed = _WORD_HYPHEN.sub(CAPTION_DASH, name)
+    return [name] if dashed == name else [name, dashed]
 
 
 def join_tokens(tokens: Iterable[str]) -> str:
@@ -86,10 +98,13 @@ class Gazetteer(Pipe):
     label (str): the label of the added entities (e.g. "CHEMICAL").
     max_tokens (int): the longest name, in tokens, that is listed and looked for.
     lowercase (bool): match the tokens' lower-case forms (`Token.lower`; `vps30` finds `VPS30`), not as written.
+    caption_dashes (bool): list each name in its `spellings`, hyphens also as U+2010. The component after the NER
+        sets it (`configs/ner.cfg`); the name features do not: a learned feature on both spellings made the NER
+        lean on the lists for dashed names (`results/ner/experiments/README.md`).
     """
 
     def __init__(self, nlp: Language, name: str = "nseen_gazetteer", *, label: str, max_tokens: int,
-                 lowercase: bool = False) -> None:
+                 lowercase: bool = False, caption_dashes: bool = False) -> None:
         if not label:
             raise ValueError("nseen_gazetteer needs a label")
         if max_tokens < 1:
@@ -99,6 +114,7 @@ class Gazetteer(Pipe):
         self.label = label
         self.max_tokens = max_tokens
         self.lowercase = lowercase
+        self.caption_dashes = caption_dashes
         # the keys, one per line, zlib-compressed: only keys() and saving read them (240,000 names: 5 MB as one
         # string, 1.5 MB compressed; as a list of strings they took 15 MB)
         self._packed_text = zlib.compress(b"", 1)
@@ -154,9 +170,11 @@ class Gazetteer(Pipe):
         return self._hashes[at] == hashes
 
     def add_names(self, names: Iterable[str]) -> int:
-        """Tokenize and add names. RETURNS (int): how many new keys were added."""
+        """Tokenize and add names (each in its `spellings` with `caption_dashes`). RETURNS (int): how many new keys
+        were added."""
         tokenize = self.name_tokenizer()
-        return self.add_keys(key for key in (self.key_of(name, tokenize) for name in names) if key is not None)
+        written = (spelling for name in names for spelling in (spellings(name) if self.caption_dashes else [name]))
+        return self.add_keys(key for key in (self.key_of(text, tokenize) for text in written) if key is not None)
 
     def add_keys(self, keys: Iterable[str]) -> int:
         """Add names already tokenized (`key_of`). RETURNS (int): how many new keys were added."""
@@ -230,7 +248,8 @@ class Gazetteer(Pipe):
     # serialization: text, JSON and a pickle-free npz, checked on load
     def _settings(self) -> Dict[str, Union[int, str, bool, List[int]]]:
         return {"format_version": FORMAT_VERSION, "label": self.label, "max_tokens": self.max_tokens,
-                "n_names": len(self), "lengths": self._lengths, "lowercase": self.lowercase}
+                "n_names": len(self), "lengths": self._lengths, "lowercase": self.lowercase,
+                "caption_dashes": self.caption_dashes}
 
     def _restore(self, settings: Dict, text: str, hashes: numpy.ndarray, where: Union[str, Path]) -> None:
         fix = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
@@ -244,6 +263,7 @@ class Gazetteer(Pipe):
             raise ArtifactError(where, "the hashes are not sorted distinct uint64 values", fix)
         self.label, self.max_tokens = str(settings["label"]), int(settings["max_tokens"])
         self.lowercase = bool(settings.get("lowercase", False))  # saved before the option existed: as written
+        self.caption_dashes = bool(settings.get("caption_dashes", False))  # saved before it existed: one spelling
         if not isinstance(settings.get("lengths"), list) or (n_names and not settings["lengths"]):
             raise ArtifactError(where, f"{SETTINGS_FILE} lacks the names' lengths", fix)
         self._set_state(text, hashes, [int(n) for n in settings["lengths"]])
@@ -288,10 +308,11 @@ class Gazetteer(Pipe):
 
 @Language.factory(
     "nseen_gazetteer",
-    default_config={"label": "CHEMICAL", "max_tokens": 8, "lowercase": False},
+    default_config={"label": "CHEMICAL", "max_tokens": 8, "lowercase": False, "caption_dashes": False},
     assigns=["doc.ents"],
     requires=["doc.ents"],
 )
-def make_gazetteer(nlp: Language, name: str, label: str, max_tokens: int, lowercase: bool) -> Gazetteer:
+def make_gazetteer(nlp: Language, name: str, label: str, max_tokens: int, lowercase: bool,
+                   caption_dashes: bool) -> Gazetteer:
     """A gazetteer after the NER (see `Gazetteer`); its names come from `initialize` or a saved pipeline."""
-    return Gazetteer(nlp, name, label=label, max_tokens=max_tokens, lowercase=lowercase)
+    return Gazetteer(nlp, name, label=label, max_tokens=max_tokens, lowercase=lowercase, caption_dashes=caption_dashes)

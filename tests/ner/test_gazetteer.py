@@ -9,7 +9,8 @@ from spacy.language import Language
 from spacy.tokens import Span
 
 from spacy_nseen.errors import ArtifactError, FileProblemError
-from spacy_nseen.ner.gazetteer import HASHES_FILE, NAMES_FILE, SETTINGS_FILE, Gazetteer, key_hash, roll_hashes
+from spacy_nseen.ner.gazetteer import (HASHES_FILE, NAMES_FILE, SETTINGS_FILE, Gazetteer, key_hash, roll_hashes,
+                                      spellings)
 
 NAMES = ["folate", "sialic acid", "sialic", "Mg2+", "Ruthenium red", "zymosan"]
 
@@ -132,6 +133,27 @@ def test_names_are_tokenized_with_the_pipelines_rules() -> None:
     assert gazetteer.keys() == ["Mg2+"] and ents(nlp("with Mg2+ ions")) == [("Mg2+", "CHEMICAL")]
 
 
+def test_a_hyphenated_name_has_the_captions_spelling_too() -> None:
+    assert spellings("Y-27632") == ["Y-27632", "Y\u201027632"]
+    assert spellings("N-acetyl-L-cysteine") == ["N-acetyl-L-cysteine", "N\u2010acetyl\u2010L\u2010cysteine"]
+    assert spellings("Ca2+") == ["Ca2+"] and spellings("-ol") == ["-ol"] and spellings("a - b") == ["a - b"]
+
+
+def test_caption_dashes_lists_both_spellings_and_is_saved(tmp_path: Path) -> None:
+    nlp = spacy.blank("en")
+    nlp.tokenizer.add_special_case("Y\u201027632", [{"ORTH": "Y"}, {"ORTH": "\u2010"}, {"ORTH": "27632"}])
+    gazetteer = nlp.add_pipe("nseen_gazetteer", config={"caption_dashes": True})
+    assert gazetteer.add_names(["Y-27632"]) == 2
+    assert ents(nlp("Y\u201027632 and Y-27632")) == [("Y\u201027632", "CHEMICAL"), ("Y-27632", "CHEMICAL")]
+    assert gazetteer.lists("Y\u201027632") and not gazetteer.lists("Y\u201327632")
+    nlp.to_disk(tmp_path / "nlp")
+    assert spacy.load(tmp_path / "nlp").get_pipe("nseen_gazetteer").caption_dashes is True
+    plain = spacy.blank("en")
+    plain.tokenizer.add_special_case("Y\u201027632", [{"ORTH": "Y"}, {"ORTH": "\u2010"}, {"ORTH": "27632"}])
+    assert plain.add_pipe("nseen_gazetteer").add_names(["Y-27632"]) == 1  # the default: one spelling
+    assert ents(plain("Y\u201027632 and Y-27632")) == [("Y-27632", "CHEMICAL")]
+
+
 def test_a_save_without_the_names_lengths_is_refused(nlp: Language, tmp_path: Path) -> None:
     directory = tmp_path / "gazetteer"
     nlp.get_pipe("chemical_gazetteer").to_disk(directory)
@@ -155,14 +177,14 @@ def test_a_lowercase_gazetteer_matches_any_case_and_saves_the_setting(tmp_path: 
     assert ents(loaded("vPS30")) == [("vPS30", "PROTEIN")]
 
 
-def test_a_gazetteer_saved_before_the_lowercase_option_matches_as_written(nlp: Language, tmp_path: Path) -> None:
+def test_a_gazetteer_saved_before_its_options_matches_as_written(nlp: Language, tmp_path: Path) -> None:
     gazetteer = nlp.get_pipe("chemical_gazetteer")
     gazetteer.to_disk(tmp_path / "g")
     settings = json.loads((tmp_path / "g" / SETTINGS_FILE).read_text())
-    del settings["lowercase"]
+    del settings["lowercase"], settings["caption_dashes"]
     (tmp_path / "g" / SETTINGS_FILE).write_text(json.dumps(settings))
-    restored = Gazetteer(nlp, label="CHEMICAL", max_tokens=8, lowercase=True).from_disk(tmp_path / "g")
-    assert restored.lowercase is False and len(restored) == len(gazetteer)
+    restored = Gazetteer(nlp, label="CHEMICAL", max_tokens=8, lowercase=True, caption_dashes=True).from_disk(tmp_path / "g")
+    assert restored.lowercase is False and restored.caption_dashes is False and len(restored) == len(gazetteer)
 
 
 def test_clear_forgets_every_name(nlp: Language) -> None:
