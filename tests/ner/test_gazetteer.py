@@ -139,17 +139,22 @@ def test_a_hyphenated_name_has_the_captions_spelling_too() -> None:
     assert spellings("Ca2+") == ["Ca2+"] and spellings("-ol") == ["-ol"] and spellings("a - b") == ["a - b"]
 
 
-def test_caption_dashes_lists_both_spellings_and_is_saved(tmp_path: Path) -> None:
+def splitting_dashes() -> Language:
+    """A blank pipeline that splits `Y‐27632` at the dash, as the caption tokenizer does."""
     nlp = spacy.blank("en")
     nlp.tokenizer.add_special_case("Y\u201027632", [{"ORTH": "Y"}, {"ORTH": "\u2010"}, {"ORTH": "27632"}])
+    return nlp
+
+
+def test_caption_dashes_lists_both_spellings_and_is_saved(tmp_path: Path) -> None:
+    nlp = splitting_dashes()
     gazetteer = nlp.add_pipe("nseen_gazetteer", config={"caption_dashes": True})
     assert gazetteer.add_names(["Y-27632"]) == 2
     assert ents(nlp("Y\u201027632 and Y-27632")) == [("Y\u201027632", "CHEMICAL"), ("Y-27632", "CHEMICAL")]
     assert gazetteer.lists("Y\u201027632") and not gazetteer.lists("Y\u201327632")
     nlp.to_disk(tmp_path / "nlp")
     assert spacy.load(tmp_path / "nlp").get_pipe("nseen_gazetteer").caption_dashes is True
-    plain = spacy.blank("en")
-    plain.tokenizer.add_special_case("Y\u201027632", [{"ORTH": "Y"}, {"ORTH": "\u2010"}, {"ORTH": "27632"}])
+    plain = splitting_dashes()
     assert plain.add_pipe("nseen_gazetteer").add_names(["Y-27632"]) == 1  # the default: one spelling
     assert ents(plain("Y\u201027632 and Y-27632")) == [("Y-27632", "CHEMICAL")]
 

@@ -5,14 +5,16 @@ mention-swap augmentation"). Pass this file as `--code`; importing it also regis
         --code training/experiments/mention_swap.py ...   # the train-ner step's other options
 """
 import random
-from typing import Callable, Dict, Iterator, List, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Sequence, Set, Tuple
 
 import spacy
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Token
 from spacy.training import Example
 
 import training.ner.bio_tokenizer  # noqa: F401  (registers nseen_bio.bio_tokenizer.v1, which the config calls)
+
+MIN_POOL = 21  # distinct mention texts of a label seen before its mentions are swapped
 
 
 @spacy.registry.augmenters("nseen_bio.mention_swap.v1")
@@ -40,28 +42,23 @@ def create_mention_swap(level: float, labels: List[str], seed: int = 0) -> Calla
         starts = {e.start: e for e in ref.ents}
         while i < len(ref):
             ent = starts.get(i)
-            if ent is not None:
-                if ent.label_ in pools and len(pools[ent.label_]) > 20:
-                    key = (ent.text, ent.label_)
-                    if key not in chosen:
-                        chosen[key] = rng.choice(pools[ent.label_])
-                    pieces = [t for t in nlp.make_doc(chosen[key])]
-                    for k, tok in enumerate(pieces):
-                        words.append(tok.text)
-                        spaces.append(bool(tok.whitespace_) if k < len(pieces) - 1 else bool(ref[ent.end - 1].whitespace_))
-                        tags.append(("B-" if k == 0 else "I-") + ent.label_)
-                else:
-                    for k, tok in enumerate(ent):
-                        words.append(tok.text)
-                        spaces.append(bool(tok.whitespace_))
-                        tags.append(("B-" if k == 0 else "I-") + ent.label_)
-                i = ent.end
+            if ent is None:
+                words.append(ref[i].text)
+                spaces.append(bool(ref[i].whitespace_))
+                tags.append("O")
+                i += 1
                 continue
-            tok = ref[i]
-            words.append(tok.text)
-            spaces.append(bool(tok.whitespace_))
-            tags.append("O")
-            i += 1
+            pieces: Sequence[Token] = ent
+            if ent.label_ in pools and len(pools[ent.label_]) >= MIN_POOL:
+                key = (ent.text, ent.label_)
+                if key not in chosen:
+                    chosen[key] = rng.choice(pools[ent.label_])
+                pieces = nlp.make_doc(chosen[key])
+            for k, tok in enumerate(pieces):  # the mention's last token keeps the space after it in the caption
+                words.append(tok.text)
+                spaces.append(bool(tok.whitespace_) if k < len(pieces) - 1 else bool(ref[ent.end - 1].whitespace_))
+                tags.append(("B-" if k == 0 else "I-") + ent.label_)
+            i = ent.end
         new_ref = Doc(nlp.vocab, words=words, spaces=spaces, ents=tags)
         new_ref.user_data.update({k: v for k, v in ref.user_data.items() if isinstance(k, str)})
         yield Example(nlp.make_doc(new_ref.text), new_ref)

@@ -3,7 +3,7 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from training.experiments.mention_swap import create_mention_swap
+from training.experiments.mention_swap import MIN_POOL, create_mention_swap
 
 
 def example(nlp: spacy.Language, words: list, tags: list) -> Example:
@@ -14,7 +14,7 @@ def example(nlp: spacy.Language, words: list, tags: list) -> Example:
 def test_mentions_are_swapped_for_earlier_ones_of_their_label() -> None:
     nlp = spacy.blank("en")
     augment = create_mention_swap(level=1.0, labels=["PROTEIN"], seed=0)
-    for i in range(25):  # 21 distinct names make the pool usable
+    for i in range(MIN_POOL + 4):  # enough distinct names make the pool usable
         list(augment(nlp, example(nlp, [f"P{i}", "binds"], ["B-PROTEIN", "O"])))
     words = ["Akt", "and", "Akt", "with", "ATP", "in", "HeLa"]
     tags = ["B-PROTEIN", "O", "B-PROTEIN", "O", "B-CHEMICAL", "O", "B-CELL"]
@@ -23,7 +23,8 @@ def test_mentions_are_swapped_for_earlier_ones_of_their_label() -> None:
     assert [label for _, label in ents] == ["PROTEIN", "PROTEIN", "CHEMICAL", "CELL"]
     assert ents[0][0] == ents[1][0] and ents[0][0].startswith("P")  # a repeat gets the same replacement
     assert ents[2:] == [("ATP", "CHEMICAL"), ("HeLa", "CELL")]
-    assert swapped.reference.text.rstrip().endswith(" with ATP in HeLa") and swapped.predicted.text == swapped.reference.text
+    assert swapped.reference.text.rstrip().endswith(" with ATP in HeLa")
+    assert swapped.predicted.text == swapped.reference.text
 
 
 def test_level_zero_yields_the_example_itself() -> None:
