@@ -17,14 +17,14 @@ import shlex
 import sys
 import time
 from collections import Counter
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import typer
 from wasabi import msg
 
-from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner, context_counts
+from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner, SpanOrganism, context_counts
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
 from training.common.bioid import (BioIDFormatError, Caption, _open_tsv, figure_of, gold_ids, group_by_article,
@@ -84,27 +84,41 @@ def label(taxon: Any) -> str:
     return str(taxon) if taxon in COVERED else OTHER
 
 
-def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapping[str, int],
-             use_article: bool = True, organisms: Optional[Sequence[int]] = None,
-             build_docs: bool = True) -> Dict[str, Any]:
-    """Assign organisms to the gold UniProt mentions of the captions and score them.
+@dataclass(frozen=True)
+class AssignedMention:
+    """One gold UniProt mention with the organism the assigner decided for it.
+
+    gold_taxa (Tuple[Any, ...]): The organisms of its gold accessions (`gold_taxa`; OTHER if unknown).
+    assigned (SpanOrganism): The assigner's decision, its per-taxon scores and evidence.
+    """
+
+    pmc_id: str
+    caption_id: str
+    text: str
+    gold_taxa: Tuple[Any, ...]
+    assigned: SpanOrganism
+
+    @property
+    def covered(self) -> List[int]:
+        """RETURNS (List[int]): the gold organisms that have reference names (COVERED)."""
+        return [t for t in self.gold_taxa if t in COVERED]
+
+
+def assign_gold_mentions(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapping[str, int],
+                         use_article: bool = True, organisms: Optional[Sequence[int]] = None,
+                         build_docs: bool = True, clock: Optional[List[float]] = None) -> Iterator[AssignedMention]:
+    """YIELDS (AssignedMention): every gold UniProt mention of the captions with its assigned organism, decided
+    from its caption, the other panels of its figure and (`use_article`) the article's other captions.
 
     build_docs (bool): Build each caption's Doc (`spacy.blank("en")`, gold spans as ents) and assign
         through `OrganismAssigner.assign`; False assigns on the text and offsets (same result, faster,
         for tuning).
-
-    RETURNS (Dict[str, Any]): counts, accuracy over covered organisms, per-organism accuracy,
-        the confusion table (gold label → predicted label → count) and the speed.
+    clock (Optional[List[float]]): One number to which the CPU seconds of the assignment are added.
     """
     import spacy
 
     nlp = spacy.blank("en")
-    articles = group_by_article(captions)
-    confusion: Dict[str, Counter] = {}
-    n_covered = n_correct = n_mentions = 0
-    other_not_covered = n_other = 0
-    seconds = 0.0
-    for pmc_id, caps in articles.items():
+    for pmc_id, caps in group_by_article(captions).items():
         scans = [assigner.scan(c.text) for c in caps] if use_article else []
         for i, cap in enumerate(caps):
             mentions = [(m, gold_ids(m, "uniprot")) for m in cap.mentions]
@@ -130,21 +144,37 @@ def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapp
                 result = assigner.assign_text(cap.text, [(m.start, m.end) for m, _ in mentions],
                                               organisms=organisms, article_counts=article,
                                               figure_counts=figure)
-            seconds += time.process_time() - start
-            for (m, gold), pred in zip(mentions, result.spans):
-                n_mentions += 1
-                gold_t = gold_taxa(gold, taxa)
-                covered = [t for t in gold_t if t in COVERED]
-                predicted = pred.taxon
-                if covered:
-                    n_covered += 1
-                    n_correct += predicted in gold_t
-                    row = str(predicted) if predicted in gold_t else str(covered[0])
-                else:
-                    n_other += 1
-                    other_not_covered += predicted not in COVERED
-                    row = OTHER
-                confusion.setdefault(row, Counter())[label(predicted)] += 1
+            if clock is not None:
+                clock[0] += time.process_time() - start
+            for (m, gold), assigned in zip(mentions, result.spans):
+                yield AssignedMention(pmc_id, cap.caption_id, m.text, gold_taxa(gold, taxa), assigned)
+
+
+def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapping[str, int],
+             use_article: bool = True, organisms: Optional[Sequence[int]] = None,
+             build_docs: bool = True) -> Dict[str, Any]:
+    """Assign organisms to the gold UniProt mentions of the captions (`assign_gold_mentions`) and score them.
+
+    RETURNS (Dict[str, Any]): counts, accuracy over covered organisms, per-organism accuracy,
+        the confusion table (gold label → predicted label → count) and the speed.
+    """
+    confusion: Dict[str, Counter] = {}
+    n_covered = n_correct = n_mentions = 0
+    other_not_covered = n_other = 0
+    clock = [0.0]
+    for mention in assign_gold_mentions(captions, assigner, taxa, use_article, organisms, build_docs, clock):
+        n_mentions += 1
+        gold_t, covered, predicted = mention.gold_taxa, mention.covered, mention.assigned.taxon
+        if covered:
+            n_covered += 1
+            n_correct += predicted in gold_t
+            row = str(predicted) if predicted in gold_t else str(covered[0])
+        else:
+            n_other += 1
+            other_not_covered += predicted not in COVERED
+            row = OTHER
+        confusion.setdefault(row, Counter())[label(predicted)] += 1
+    seconds = clock[0]
     per_organism = {}
     for row, cols in sorted(confusion.items()):
         n = sum(cols.values())
@@ -152,7 +182,7 @@ def evaluate(captions: Sequence[Caption], assigner: OrganismAssigner, taxa: Mapp
     n_captions = sum(1 for c in captions if any(gold_ids(m, "uniprot") for m in c.mentions))
     return {
         "counts": {"uniprot_mentions": n_mentions, "covered": n_covered, "other": n_other,
-                   "captions_with_uniprot_mentions": n_captions, "articles": len(articles)},
+                   "captions_with_uniprot_mentions": n_captions, "articles": len({c.pmc_id for c in captions})},
         "organism_accuracy": round(n_correct / n_covered, 4) if n_covered else 0.0,
         "other_predicted_outside_covered": round(other_not_covered / n_other, 4) if n_other else 0.0,
         "always_human_accuracy": round(sum(confusion.get("9606", Counter()).values()) / n_covered, 4)
