@@ -231,6 +231,17 @@ def _mirror() -> Path:
     return Path(os.environ.get("NSEEN_MIRROR", "../shared/data"))
 
 
+def organism_inputs(captions: Optional[Path] = None, mentions: Optional[Path] = None,
+                    human_names: Optional[Path] = None, other_names: Optional[Path] = None
+                    ) -> Tuple[Path, Path, Path, Path]:
+    """RETURNS: the Bio-ID captions and mentions and the human and other-organism UniProt names, each the given
+    path or, if None, the mirror's file (`NSEEN_MIRROR`, default ../shared/data)."""
+    mirror = _mirror()
+    return (captions or mirror / "bioid" / "captions.tsv.gz", mentions or mirror / "bioid" / "mentions.tsv.gz",
+            human_names or mirror / "uniprot" / "names.tsv.gz",
+            other_names or mirror / "uniprot_other" / "names_by_organism.tsv.gz")
+
+
 def write_markdown(results: Dict[str, Any], path: Path) -> None:
     """Write the accuracy and the confusion table as Markdown."""
     r = results
@@ -279,11 +290,7 @@ def main(
 ) -> None:
     """Score organism assignment against the gold accessions' organisms."""
     command = " ".join(shlex.quote(a) for a in ["python", "-m", "training.evaluation.evaluate_organisms", *sys.argv[1:]])
-    mirror = _mirror()
-    captions = captions or mirror / "bioid" / "captions.tsv.gz"
-    mentions = mentions or mirror / "bioid" / "mentions.tsv.gz"
-    human_names = human_names or mirror / "uniprot" / "names.tsv.gz"
-    other_names = other_names or mirror / "uniprot_other" / "names_by_organism.tsv.gz"
+    captions, mentions, human_names, other_names = organism_inputs(captions, mentions, human_names, other_names)
     try:
         taxa = reference_taxa(human_names, other_names)
         if taxa_tsv is not None:

@@ -22,19 +22,22 @@ import shlex
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Callable, Dict, Hashable, List, Optional, Sequence
+from typing import Callable, Dict, Hashable, List, Mapping, Optional, Sequence
 
 import typer
 from wasabi import msg
 
 from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner
+from spacy_nseen.errors import FileProblemError
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from training.common.bioid import DOCUMENT_HALVES, BioIDFormatError, read_captions
 from training.evaluation.evaluate import select_documents
-from training.evaluation.evaluate_organisms import AssignedMention, assign_gold_mentions, reference_taxa
+from training.evaluation.evaluate_organisms import (AssignedMention, assign_gold_mentions, organism_inputs,
+                                                    reference_taxa)
 
 app = typer.Typer(add_completion=False)
-Key = Callable[[AssignedMention], Hashable]
+Key = Callable[[AssignedMention], Hashable]  # a mention's group
+Decision = Callable[[AssignedMention], Optional[Hashable]]  # a mention's organism
 
 
 def by_article(m: AssignedMention) -> Hashable:
@@ -47,40 +50,34 @@ def by_name_in_article(m: AssignedMention) -> Hashable:
     return m.pmc_id, m.text.casefold()
 
 
-def most_common(counts: Counter) -> Optional[Hashable]:
-    """RETURNS: the most frequent item (the first met on a tie), or None for no counts."""
-    return counts.most_common(1)[0][0] if counts else None
+def group_vote(mentions: Sequence[AssignedMention], key: Key,
+               votes: Callable[[AssignedMention], Mapping[Hashable, float]]) -> Decision:
+    """RETURNS: a decision giving every mention the organism with the most votes summed over its group (`key`;
+    the first met on a tie); a group without votes keeps each mention's assigned organism."""
+    totals: Dict[Hashable, Counter] = defaultdict(Counter)
+    for m in mentions:
+        totals[key(m)].update(votes(m))
+    return lambda m: totals[key(m)].most_common(1)[0][0] if totals[key(m)] else m.assigned.taxon
 
 
-def accuracy(mentions: Sequence[AssignedMention], decide: Callable[[AssignedMention], Optional[Hashable]]) -> float:
+def accuracy(mentions: Sequence[AssignedMention], decide: Decision) -> float:
     """RETURNS (float): share of the mentions whose decided organism is one of their gold organisms."""
     return round(sum(decide(m) in m.gold_taxa for m in mentions) / len(mentions), 4) if mentions else 0.0
 
 
-def gold_oracle(mentions: Sequence[AssignedMention], key: Key) -> Callable[[AssignedMention], Optional[Hashable]]:
-    """RETURNS: a decision giving every mention its group's most frequent (first covered) gold organism."""
-    counts: Dict[Hashable, Counter] = defaultdict(Counter)
-    for m in mentions:
-        counts[key(m)][m.covered[0]] += 1
-    return lambda m: most_common(counts[key(m)])
+def gold(m: AssignedMention) -> Mapping[Hashable, float]:
+    """RETURNS: one vote for the mention's (first covered) gold organism: the oracles' votes."""
+    return {m.covered[0]: 1.0}
 
 
-def assigned_majority(mentions: Sequence[AssignedMention], key: Key) -> Callable[[AssignedMention], Optional[Hashable]]:
-    """RETURNS: a decision giving every mention its group's most frequent assigned organism."""
-    counts: Dict[Hashable, Counter] = defaultdict(Counter)
-    for m in mentions:
-        counts[key(m)][m.assigned.taxon] += 1
-    return lambda m: most_common(counts[key(m)])
+def assigned(m: AssignedMention) -> Mapping[Hashable, float]:
+    """RETURNS: one vote for the organism the assigner gave the mention."""
+    return {m.assigned.taxon: 1.0}
 
 
-def summed_scores(mentions: Sequence[AssignedMention], key: Key) -> Callable[[AssignedMention], Optional[Hashable]]:
-    """RETURNS: a decision giving every mention the organism with the highest summed assigner score in its group
-    (a mention without scores keeps its own organism)."""
-    totals: Dict[Hashable, Counter] = defaultdict(Counter)
-    for m in mentions:
-        for taxon, score in m.assigned.scores.items():
-            totals[key(m)][taxon] += score
-    return lambda m: most_common(totals[key(m)]) if totals[key(m)] else m.assigned.taxon
+def scores(m: AssignedMention) -> Mapping[Hashable, float]:
+    """RETURNS: the assigner's score of every organism for the mention."""
+    return m.assigned.scores
 
 
 def ceiling(mentions: Sequence[AssignedMention]) -> Dict[str, object]:
@@ -99,11 +96,11 @@ def ceiling(mentions: Sequence[AssignedMention]) -> Dict[str, object]:
         "mentions_of_those_names": sum(by_name_in_article(m) in mixed for m in covered),
         "accuracy": {
             "assigner": accuracy(covered, lambda m: m.assigned.taxon),
-            "oracle_article": accuracy(covered, gold_oracle(covered, by_article)),
-            "oracle_name_in_article": accuracy(covered, gold_oracle(covered, by_name_in_article)),
-            "rule_name_in_article_summed_scores": accuracy(covered, summed_scores(covered, by_name_in_article)),
-            "rule_name_in_article_majority": accuracy(covered, assigned_majority(covered, by_name_in_article)),
-            "rule_article_majority": accuracy(covered, assigned_majority(covered, by_article)),
+            "oracle_article": accuracy(covered, group_vote(covered, by_article, gold)),
+            "oracle_name_in_article": accuracy(covered, group_vote(covered, by_name_in_article, gold)),
+            "rule_name_in_article_summed_scores": accuracy(covered, group_vote(covered, by_name_in_article, scores)),
+            "rule_name_in_article_majority": accuracy(covered, group_vote(covered, by_name_in_article, assigned)),
+            "rule_article_majority": accuracy(covered, group_vote(covered, by_article, assigned)),
         },
     }
 
@@ -135,13 +132,12 @@ def write_markdown(results: Dict[str, Dict], command: str, path: Path) -> None:
 
 @app.command()
 def main(
-    captions: Path = typer.Option(Path("../shared/data/bioid/captions.tsv.gz"), "--captions",
-                                  help="Bio-ID captions TSV (any split)"),
-    mentions: Path = typer.Option(Path("../shared/data/bioid/mentions.tsv.gz"), "--mentions",
-                                  help="Bio-ID mentions TSV (any split)"),
+    captions: Optional[Path] = typer.Option(None, "--captions", help="Bio-ID captions TSV (any split; default: the mirror's)"),
+    mentions: Optional[Path] = typer.Option(None, "--mentions", help="Bio-ID mentions TSV (any split; default: the mirror's)"),
     cell_lines: Optional[Path] = typer.Option(None, "--cell-lines", help="Cell line table (build-cell-lines)"),
-    human_names: Path = typer.Option(Path("../shared/data/uniprot/names.tsv.gz"), "--human-names"),
-    other_names: Path = typer.Option(Path("../shared/data/uniprot_other/names_by_organism.tsv.gz"), "--other-names"),
+    human_names: Optional[Path] = typer.Option(None, "--human-names", help="uniprot/names.tsv.gz (default: the mirror's)"),
+    other_names: Optional[Path] = typer.Option(None, "--other-names",
+                                               help="uniprot_other/names_by_organism.tsv.gz (default: the mirror's)"),
     documents: List[str] = typer.Option(["even", "odd", "all"], "--documents", help="Halves to score (repeatable)"),
     output: Path = typer.Option(Path("results/organisms/ceiling"), "--output", help="Output directory"),
 ) -> None:
@@ -150,20 +146,18 @@ def main(
     for half in documents:
         if half not in DOCUMENT_HALVES:
             msg.fail(f"--documents must be one of {DOCUMENT_HALVES}, got {half!r}", exits=1)
-    for path in (captions, mentions, human_names, other_names, *([cell_lines] if cell_lines else [])):
-        if not path.is_file():
-            msg.fail(f"{path}: not found (give the mirror's file or run the fetch step)", exits=1)
-    try:
+    captions, mentions, human_names, other_names = organism_inputs(captions, mentions, human_names, other_names)
+    try:  # each reader names a missing, truncated or foreign file
+        table = CellLineTable.from_disk(cell_lines) if cell_lines else None
         taxa = reference_taxa(human_names, other_names)
         caps = read_captions(captions, mentions)
-    except (BioIDFormatError, ValueError) as e:
+    except (BioIDFormatError, FileProblemError, ValueError) as e:
         msg.fail(str(e), exits=1)
-    assigner = OrganismAssigner(AssignerSettings(),
-                                cell_lines=CellLineTable.from_disk(cell_lines) if cell_lines else None)
+    # an article's mentions are assigned from that article alone, so one pass serves every half
+    every_mention = list(assign_gold_mentions(caps, OrganismAssigner(AssignerSettings(), cell_lines=table), taxa))
     results = {}
     for half in documents:
-        assigned = list(assign_gold_mentions(select_documents(caps, half), assigner, taxa))
-        results[half] = ceiling(assigned)
+        results[half] = ceiling(select_documents(every_mention, half))
         msg.info(f"{half}: {results[half]['accuracy']}")
     output.mkdir(parents=True, exist_ok=True)
     (output / "metrics.json").write_text(json.dumps({"command": command, "results": results}, indent=2) + "\n",

@@ -24,7 +24,7 @@ from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from training.common.bioid import read_captions
 from training.evaluation.evaluate import select_documents
-from training.evaluation.evaluate_organisms import _mirror, evaluate, reference_taxa
+from training.evaluation.evaluate_organisms import evaluate, organism_inputs, reference_taxa
 
 GRID: Dict[str, Tuple[float, ...]] = {
     "article_weight": (1.5, 0.75, 1.0, 2.0, 3.0),
@@ -87,10 +87,9 @@ def main(
     if objective not in OBJECTIVES:
         msg.fail(f"--objective must be one of {OBJECTIVES}, got {objective!r}", exits=1)
     command = " ".join(shlex.quote(a) for a in ["python", "-m", "training.tuning.tune_organisms", *sys.argv[1:]])
-    mirror = _mirror()
-    taxa = reference_taxa(mirror / "uniprot" / "names.tsv.gz", mirror / "uniprot_other" / "names_by_organism.tsv.gz")
-    caps = select_documents(read_captions(mirror / "bioid" / "captions.tsv.gz",
-                                          mirror / "bioid" / "mentions.tsv.gz"), documents)
+    captions, mentions, human_names, other_names = organism_inputs()
+    taxa = reference_taxa(human_names, other_names)
+    caps = select_documents(read_captions(captions, mentions), documents)
     table = CellLineTable.from_disk(cell_lines) if cell_lines is not None else None
 
     def score(settings: AssignerSettings) -> float:

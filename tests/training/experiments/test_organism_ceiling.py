@@ -49,3 +49,5 @@ def test_a_bad_half_or_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     assert bad.exit_code == 1 and "third" in bad.output
     missing = CliRunner().invoke(app, ["--captions", str(tmp_path / "none.tsv"), "--output", str(tmp_path)])
     assert missing.exit_code == 1 and "none.tsv" in missing.output
+    no_table = CliRunner().invoke(app, ["--cell-lines", str(tmp_path / "none.json.gz"), "--output", str(tmp_path)])
+    assert no_table.exit_code == 1 and "none.json.gz" in no_table.output
