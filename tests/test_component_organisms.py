@@ -4,7 +4,7 @@ from typing import Dict
 
 import pytest
 import spacy
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker

@@ -2,7 +2,6 @@
 and its other Python blocks against the demo pipeline that `bash scripts/demo.sh` installs."""
 import importlib.util
 import os
-import re
 import shlex
 import shutil
 import subprocess

@@ -24,7 +24,7 @@ signal alone (the paper's retrieval).
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
    an epitope tag or reporter name (`HA`, `GFP`) is never kept.
 """
-from typing import List, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, List, NamedTuple, Optional, Sequence
 
 import numpy
 
@@ -42,6 +42,9 @@ from .signals.dense import DenseSignal
 from .signals.exact import ExactTier
 from .signals.organism import OrganismSignal
 from .signals.relational import RelationalNameSignal
+
+if TYPE_CHECKING:  # the linker imports this module
+    from .kb_linker import KnowledgeBaseLinker
 
 
 class Weighted(NamedTuple):

@@ -11,7 +11,7 @@ decision, `signals.nil`).
 import copy
 from collections import OrderedDict
 from pathlib import Path
-from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 from thinc.api import Model
@@ -23,7 +23,7 @@ from ..text.tag_names import is_tag_name
 from .exact_ranking import KIND_PRIORITIES, entity_priors
 from .candidate import Candidate
 from .fusion import Fusion
-from .settings import EXACT_FILLS, MODES, IndexSettings, LinkerSettings
+from .settings import MODES, IndexSettings, LinkerSettings
 from .build import build_parts
 from .storage import ENTITY_PRIOR_FILE, check_prior, read_linker_parts, save_linker
 from ..retrieval.name_index import AnnoyNameIndex

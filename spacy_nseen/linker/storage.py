@@ -18,7 +18,7 @@ before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.np
 import json
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy
 from thinc.api import Model
@@ -37,6 +37,9 @@ from ..reference.xrefs import XREFS_FILE, read_xrefs
 from ..retrieval.char_tfidf import CharNgramTfidf
 from ..retrieval.word_tfidf import NameTokenIndex
 from ..reference.reference_set import ReferenceSet
+
+if TYPE_CHECKING:  # the linker imports this module
+    from .kb_linker import KnowledgeBaseLinker
 
 META_FILE = "linker.json"
 REFERENCE_FILE = "reference.tsv.gz"

@@ -1,6 +1,5 @@
 """A reference set: entities, each with an id and several names (NSEEN §3, "Problem Definition")."""
 import gzip
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union

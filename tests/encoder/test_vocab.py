@@ -1,5 +1,4 @@
 import json
-import unicodedata
 
 import pytest
 from hypothesis import given, settings, strategies as st

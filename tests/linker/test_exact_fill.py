@@ -5,7 +5,8 @@ import scipy.sparse as sp
 
 from spacy_nseen.retrieval.sparse import without_common_terms
 from spacy_nseen.text.plurals import number_variants
-from spacy_nseen.linker.kb_linker import EXACT_FILLS, Candidate, KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
+from spacy_nseen.linker.settings import EXACT_FILLS
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.retrieval.sparse import top_k_postings
 

@@ -2,7 +2,6 @@
 component runs it."""
 import pytest
 import spacy
-from spacy.tokens import Span
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.settings import LinkerSettings

@@ -12,7 +12,7 @@ Every case has a defined result (see docs/guarantees.md):
 import math
 import time
 import unicodedata
-from typing import Dict, Optional
+from typing import Dict
 
 import numpy
 import pytest

@@ -12,7 +12,7 @@ import pytest
 import spacy
 import torch
 
-from rel_support import KBS, TINY_ENCODER, build_tiny_encoder, make_pipeline, tiny_encoder_block
+from rel_support import KBS, TINY_ENCODER, make_pipeline, tiny_encoder_block
 from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.encoder.weights_io import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, save_encoder
 from spacy_nseen.encoder.layer import build_char_bilstm_encoder, set_char_vocab

@@ -1,6 +1,5 @@
 """The compact sparse indexes (term counts + inverse norms, array vocabularies) give bit-identical results to the
 format they replace (float32 weights, dict vocabularies): every id, order and score is compared exactly."""
-from array import array
 from typing import Dict, List, Sequence, Tuple
 
 import numpy

@@ -15,7 +15,7 @@ import json
 import random
 from collections import defaultdict
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Set, Tuple
 
 import typer
 from wasabi import msg

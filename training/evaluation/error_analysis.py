@@ -22,8 +22,8 @@ from typing import Dict, List, Optional
 import typer
 from wasabi import msg
 
-from training.common.bioid import kb_queries, read_mentions, read_secondary_map
-from training.evaluation.evaluate import _mirror, select_documents
+from training.common.bioid import kb_queries, mirror_file, read_mentions, read_secondary_map
+from training.evaluation.evaluate import select_documents
 from training.linker.settings_spec import parse_variant
 
 app = typer.Typer(add_completion=False)
@@ -87,7 +87,7 @@ def main(
     from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
     command = " ".join(["python", "-m", "training.evaluation.error_analysis", *sys.argv[1:]])
-    mentions = mentions or _mirror() / "bioid" / "mentions.tsv.gz"
+    mentions = mentions or mirror_file("bioid", "mentions.tsv.gz")
     secondary = read_secondary_map(chebi_secondary) if chebi_secondary else None
     queries = kb_queries(select_documents(read_mentions(mentions), documents), kb, secondary)
     linker = KnowledgeBaseLinker.from_disk(linker_dir)

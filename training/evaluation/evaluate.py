@@ -19,7 +19,7 @@ from wasabi import msg
 from training.evaluation.baselines import BASELINES, Ranker, Reference, build_baseline, read_reference
 from training.common.bioid import (BioIDFormatError, caption_contexts, Query, kb_queries, read_equivalences,
                                    read_captions, read_mentions, read_secondary_map, DOCUMENT_HALVES,
-                                   in_document_half)
+                                   in_document_half, mirror_file)
 from spacy_nseen.progress import Progress
 from training.evaluation.frequent_mentions import frequent_mentions
 from training.evaluation.miss_causes import miss_causes
@@ -240,10 +240,6 @@ def organism_evidence(captions: Path, mentions: Path, cell_lines: Optional[Path]
     return organism_of, gold_taxon
 
 
-def _mirror() -> Path:
-    return Path(os.environ.get("NSEEN_MIRROR", "../shared/data"))
-
-
 @app.command()
 def main(
     kb: str = typer.Option(..., "--kb", help="uniprot or chebi"),
@@ -294,9 +290,9 @@ def main(
     """Hits@k of baselines and trained linkers on Bio-ID queries for one KB."""
     command = " ".join(shlex.quote(a) for a in ["python", "-m", "training.evaluation.evaluate", *sys.argv[1:]])
     kb = kb.lower()
-    mentions = mentions or _mirror() / "bioid" / "mentions.tsv.gz"
+    mentions = mentions or mirror_file("bioid", "mentions.tsv.gz")
     if kb == "chebi" and chebi_secondary is None:
-        default = _mirror() / "chebi" / "secondary_to_primary.tsv.gz"
+        default = mirror_file("chebi", "secondary_to_primary.tsv.gz")
         if default.exists():
             chebi_secondary = default
         else:

@@ -12,7 +12,6 @@ python -m training.evaluation.evaluate_organisms --captions ../shared/data/bioid
     --output results/organisms --documents all
 """
 import json
-import os
 import shlex
 import sys
 import time
@@ -28,7 +27,7 @@ from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner, Spa
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
 from training.common.bioid import (BioIDFormatError, Caption, _open_tsv, figure_of, gold_ids, group_by_article,
-                                   read_captions)
+                                   mirror_file, read_captions)
 from training.evaluation.evaluate import select_documents
 from training.common.headline import update_headline
 from training.evaluation.organism_eval import TAXA
@@ -227,19 +226,14 @@ def parse_settings(spec: str) -> AssignerSettings:
         raise typer.BadParameter(str(e)) from e
 
 
-def _mirror() -> Path:
-    return Path(os.environ.get("NSEEN_MIRROR", "../shared/data"))
-
-
 def organism_inputs(captions: Optional[Path] = None, mentions: Optional[Path] = None,
                     human_names: Optional[Path] = None, other_names: Optional[Path] = None
                     ) -> Tuple[Path, Path, Path, Path]:
     """RETURNS: the Bio-ID captions and mentions and the human and other-organism UniProt names, each the given
     path or, if None, the mirror's file (`NSEEN_MIRROR`, default ../shared/data)."""
-    mirror = _mirror()
-    return (captions or mirror / "bioid" / "captions.tsv.gz", mentions or mirror / "bioid" / "mentions.tsv.gz",
-            human_names or mirror / "uniprot" / "names.tsv.gz",
-            other_names or mirror / "uniprot_other" / "names_by_organism.tsv.gz")
+    return (captions or mirror_file("bioid", "captions.tsv.gz"), mentions or mirror_file("bioid", "mentions.tsv.gz"),
+            human_names or mirror_file("uniprot", "names.tsv.gz"),
+            other_names or mirror_file("uniprot_other", "names_by_organism.tsv.gz"))
 
 
 def write_markdown(results: Dict[str, Any], path: Path) -> None:

@@ -28,7 +28,6 @@ Writes `OUT/metrics.json` (with the command line) and `OUT/metrics.md`; with `--
 `e2e_precision`, `e2e_f`, `nil_unlinked_share` and `uniprot_all_gold_linking_only` into that file.
 """
 import json
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -38,7 +37,7 @@ import spacy
 import typer
 from spacy.language import Language
 from spacy.scorer import Scorer
-from spacy.tokens import Doc, DocBin, Span
+from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from wasabi import msg
 

@@ -11,9 +11,8 @@ standard deviation and the spread (max − min), and the ten most frequent strin
 """
 import json
 import statistics
-import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 import typer
 from wasabi import msg

@@ -2,8 +2,9 @@
 prefix / Schwartz-Hearst short-form match + a reference-set prior (entity with more names first) rank the gold first?
 usage: python -m training.experiments.short_form_probe even   (results/accuracy_experiments.md, output in
 results/accuracy/short_forms/probe_even.txt)"""
-import csv, gzip, re, sys
-from collections import Counter, defaultdict
+import re
+import sys
+from collections import Counter
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from training.common.bioid import read_mentions, kb_queries, read_secondary_map
 from training.evaluation.evaluate import select_documents

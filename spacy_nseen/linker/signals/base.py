@@ -12,7 +12,7 @@ A *decision* stage (the NIL decision, `signals.nil`) reads the ranked result: `p
 is its probability that each mention's best entity is right; it is switched by one setting (`setting`) and
 registered with `@decision_stage`. The fusion is signals → ranking → decision (`Fusion.verdicts`).
 """
-from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Type, runtime_checkable
+from typing import Any, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Type, runtime_checkable
 
 import numpy
 

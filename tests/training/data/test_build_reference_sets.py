@@ -1,6 +1,5 @@
 import gzip
 import json
-import shutil
 
 import pytest
 from typer.testing import CliRunner

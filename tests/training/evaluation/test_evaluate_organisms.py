@@ -1,6 +1,3 @@
-import json
-from pathlib import Path
-
 import pytest
 
 from spacy_nseen.organisms.assign import OrganismAssigner

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import spacy
-from spacy.tokens import DocBin, Span
+from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from training.ner.bio_tokenizer import customize_tokenizer
