@@ -14,8 +14,10 @@ Overlapping mentions (doc.ents can't overlap) are resolved by one rule: mentions
 priority (the order of `--labels`, so linkable labels first), then longest span, then earliest start, and a
 mention is dropped if it overlaps one already taken. Captions are tokenised with `training.ner.bio_tokenizer` (the rules `configs/ner.cfg` trains with). Character
 offsets are aligned to tokens with
-`char_span(..., alignment_mode="expand")` (`--alignment strict` drops misaligned mentions instead); every
-drop is counted in `stats.json`.
+`char_span(..., alignment_mode="expand")`; `--alignment strict` drops misaligned mentions instead (their tokens
+are then "outside", a negative example), and `--alignment missing` marks the tokens of a misaligned mention as
+missing annotation, so that training learns neither the widened span nor "outside" there. Every drop is counted
+in `stats.json`.
 
 Each doc keeps its origin and every gold link in `doc.user_data` (the DocBin stores user data), for the
 end-to-end evaluation: `{"pmc_id", "caption_id", "links": [[start_char, end_char, entity_type, [ids]], ...],
@@ -40,6 +42,7 @@ from training.common.bioid import Caption, Mention, group_by_article, read_capti
 
 DEFAULT_LABELS = "protein=PROTEIN,gene=GENE,chemical=CHEMICAL,cell=CELL,tissue=TISSUE,organism=ORGANISM,subcellular=SUBCELLULAR"
 LINK_PREFIXES = ("Uniprot:", "CHEBI:")
+ALIGNMENTS = ("expand", "strict", "missing")
 GOLD_FORMAT = 2  # user_data["mentions"] holds every Bio-ID mention of the caption
 
 
@@ -75,6 +78,7 @@ def caption_to_doc(nlp: spacy.Language, caption: Caption, labels: Dict[str, str]
     doc = nlp.make_doc(caption.text)
     priority = {src: i for i, src in enumerate(labels)}
     candidates: List[Tuple[Mention, Span]] = []
+    unaligned: List[Span] = []
     for m in caption.mentions:
         counts["mentions"] += 1
         if m.entity_type not in labels:
@@ -88,6 +92,9 @@ def caption_to_doc(nlp: spacy.Language, caption: Caption, labels: Dict[str, str]
             span = doc.char_span(m.start, m.end, label=labels[m.entity_type], alignment_mode="expand")
             if span is None or len(span) == 0:
                 counts["dropped_misaligned"] += 1
+                continue
+            if alignment == "missing":
+                unaligned.append(span)
                 continue
             counts["expanded"] += 1
         candidates.append((m, span))
@@ -103,7 +110,11 @@ def caption_to_doc(nlp: spacy.Language, caption: Caption, labels: Dict[str, str]
         kb_id = next((_curie(i) for i in m.ids if i.startswith(LINK_PREFIXES)), "")
         ents.append(Span(doc, span.start, span.end, label=span.label_, kb_id=kb_id))
         counts[f"entities_{span.label_}"] += 1
-    doc.ents = sorted(ents, key=lambda s: s.start)
+    free = [span for span in unaligned if not any(taken[span.start:span.end])]
+    counts["missing_misaligned"] += len(free)
+    counts["dropped_misaligned"] += len(unaligned) - len(free)
+    unknown = sorted({i for span in free for i in range(span.start, span.end)})
+    doc.set_ents(sorted(ents, key=lambda s: s.start), missing=[doc[i:i + 1] for i in unknown], default="outside")
     doc.user_data["pmc_id"] = caption.pmc_id
     doc.user_data["caption_id"] = caption.caption_id
     doc.user_data["links"] = [
@@ -126,13 +137,14 @@ def ner_corpus(
     dev_fraction: float = typer.Option(0.1, help="Share of the articles held out for dev"),
     seed: int = typer.Option(0, help="Random seed of the article split"),
     labels: str = typer.Option(DEFAULT_LABELS, help="type=LABEL pairs, in overlap priority order"),
-    alignment: str = typer.Option("expand", help="expand (widen to tokens) or strict (drop misaligned)"),
+    alignment: str = typer.Option("expand", help="expand (widen to tokens), strict (drop misaligned) or missing "
+                                  "(their tokens unannotated)"),
     lang: str = typer.Option("en", help="Language of the tokenizer"),
     split: Optional[str] = typer.Option(None, help="Only this Bio-ID split value"),
 ) -> None:
     """Convert Bio-ID captions into train/dev DocBins for `spacy train`, split by article."""
-    if alignment not in ("expand", "strict"):
-        raise typer.BadParameter("--alignment must be expand or strict")
+    if alignment not in ALIGNMENTS:
+        raise typer.BadParameter(f"--alignment must be one of {', '.join(ALIGNMENTS)}, not {alignment!r}")
     label_map = parse_labels(labels)
     nlp = customize_tokenizer(spacy.blank(lang))
     caps = read_captions(captions, mentions, splits={split} if split else None)

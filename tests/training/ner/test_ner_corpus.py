@@ -2,7 +2,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import spacy
+import typer
 from spacy.tokens import DocBin
 
 from training.ner.bio_tokenizer import customize_tokenizer
@@ -47,6 +49,47 @@ def test_overlaps_resolved_by_priority_then_length():
     assert doc.user_data["gold_format"] == 2
     assert [m[:3] for m in doc.user_data["mentions"]] == [[0, 7, "protein"], [4, 7, "gene"], [22, 25, "chemical"],
                                                          [29, 39, "cell"], [29, 33, "protein"]]
+
+
+@pytest.mark.parametrize("alignment,ents,iobs", [
+    ("expand", [("TauAT", "GENE"), ("ATP", "CHEMICAL")], ["B", "O", "B"]),
+    ("strict", [("ATP", "CHEMICAL")], ["O", "O", "B"]),
+    ("missing", [("ATP", "CHEMICAL")], ["", "O", "B"]),
+])
+def test_misaligned_mention_by_alignment_mode(alignment: str, ents: list, iobs: list):
+    """A mention inside a token (`Tau` of `TauAT`) is widened, dropped (outside) or left unannotated (missing)."""
+    nlp = customize_tokenizer(spacy.blank("en"))
+    caption = Caption("train", "A1", "A1 Figure_1", "TauAT and ATP", [
+        _mention(0, 3, "Tau", "gene", "NCBI gene:4137"),
+        _mention(10, 13, "ATP", "chemical", "CHEBI:15422"),
+    ])
+    counts: Counter = Counter()
+    doc = caption_to_doc(nlp, caption, parse_labels("gene=GENE,chemical=CHEMICAL"), alignment, counts)
+    assert [t.text for t in doc] == ["TauAT", "and", "ATP"]
+    assert [(e.text, e.label_) for e in doc.ents] == ents
+    assert [t.ent_iob_ for t in doc] == iobs
+    assert counts["expanded"] == (alignment == "expand")
+    assert counts["missing_misaligned"] == (alignment == "missing")
+    assert counts["dropped_misaligned"] == (alignment == "strict")
+
+
+def test_missing_alignment_keeps_an_overlapping_entity():
+    """The tokens of a misaligned mention stay annotated when an aligned mention holds them."""
+    nlp = customize_tokenizer(spacy.blank("en"))
+    caption = Caption("train", "A1", "A1 Figure_1", "TauAT binds", [
+        _mention(0, 5, "TauAT", "protein", "protein:TauAT"),
+        _mention(0, 3, "Tau", "gene", "NCBI gene:4137"),
+    ])
+    counts: Counter = Counter()
+    doc = caption_to_doc(nlp, caption, parse_labels("protein=PROTEIN,gene=GENE"), "missing", counts)
+    assert [(e.text, e.label_) for e in doc.ents] == [("TauAT", "PROTEIN")]
+    assert counts["dropped_misaligned"] == 1 and counts["missing_misaligned"] == 0
+
+
+def test_ner_corpus_rejects_an_unknown_alignment(tmp_path: Path):
+    with pytest.raises(typer.BadParameter, match="expand, strict, missing"):
+        ner_corpus(FIXTURES / "captions.tsv", FIXTURES / "mentions.tsv", tmp_path, dev_fraction=0.5, seed=0,
+                   labels="protein=PROTEIN", alignment="widen", lang="en", split=None)
 
 
 def test_ner_corpus_cli_and_gold_links(tmp_path: Path):
