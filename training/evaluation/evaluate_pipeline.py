@@ -218,6 +218,13 @@ def bioid_markdown(metrics: Dict[str, object]) -> List[str]:
                   "| outcome | spans | share | most frequent mentions |", "|---|---|---|---|"]
         lines += [f"| {cause} | {c['spans']} | {c['share']:.3f} | "
                   + ", ".join(f"`{text}` {k}".replace("|", "\\|") for text, k in c["mentions"]) + " |" for cause, c in causes.items()]
+        if all("gold_organism" in c for c in causes.values()):
+            organisms = list(next(iter(causes.values()))["gold_organism"])
+            lines += ["", "The same spans by the gold id's organism (`several`: gold ids of several organisms; "
+                      "`other/unknown`: no gold id in the reference set):", "",
+                      "| outcome | " + " | ".join(organisms) + " |", "|---" * (len(organisms) + 1) + "|"]
+            lines += [f"| {cause} | " + " | ".join(str(c["gold_organism"][o]) for o in organisms) + " |"
+                      for cause, c in causes.items()]
     org = lo["organism"]
     if org is None:
         lines += ["", "Organism assignment: not scored (the pipeline writes no `span._.kb_taxon`, or no `--taxa`)."]

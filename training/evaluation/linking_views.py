@@ -9,14 +9,15 @@ From its answers (`SpanOutput` per span) this module derives:
 - `nil`: the share of un-normalized protein/gene gold mentions (`protein:Flag`) left unlinked (issue 15);
 - `organism`: the taxon written on gold UniProt spans against the gold id's taxon (if the pipeline writes one);
 - `uniprot_miss_causes`: each gold UniProt span's outcome by cause (out of KB, left unlinked, wrong organism,
-  another id of the right organism), with the most frequent mention strings of each.
+  another id of the right organism), with the most frequent mention strings of each and, given the reference
+  set's taxa, the spans of each gold organism (`gold_organism`).
 """
 from collections import Counter
 from typing import Dict, List, Mapping, Optional, Sequence, Set
 
 from training.common.bioid_scoring import (CATEGORY_OF_TYPE, EquivalenceClasses, GoldMention, SpanKey, gold_by_span,
                                            span_scores, to_curie)
-from .organism_eval import gold_taxa, organism_confusion
+from .organism_eval import OTHER, TAXA, gold_taxa, organism_confusion
 from .pipeline_outputs import SpanOutput
 
 
@@ -73,6 +74,17 @@ GOLD_ORGANISMS_ID = "another id of the gold organism"
 NO_ORGANISM_INFO = "another id (no organism information)"
 MISS_CAUSES = (RIGHT, OUT_OF_KB, UNLINKED_RANKED_FIRST, UNLINKED_LOWER, UNLINKED_ABSENT, WRONG_ORGANISM,
                OTHER_ORGANISMS_ID, GOLD_ORGANISMS_ID, NO_ORGANISM_INFO)
+SEVERAL = "several"
+GOLD_ORGANISMS = (*TAXA.values(), SEVERAL, OTHER)
+
+
+def gold_organism(ids: Sequence[str], taxa: Mapping[str, int]) -> str:
+    """RETURNS (str): the organism of a span's gold ids (`GOLD_ORGANISMS`): its name if they share one of the five,
+    `several` if they name several organisms, `other/unknown` if none is in the reference set (out of KB)."""
+    organisms = gold_taxa(ids, taxa)
+    if len(organisms) > 1:
+        return SEVERAL
+    return TAXA.get(organisms[0], OTHER) if organisms else OTHER
 
 
 def miss_cause(ids: Sequence[str], out: Optional[SpanOutput], equiv: EquivalenceClasses, known_ids: Set[str],
@@ -100,18 +112,23 @@ def uniprot_miss_causes(gold: Mapping[SpanKey, List[str]], linked: Mapping[SpanK
     """Every gold UniProt span's outcome by cause (`MISS_CAUSES`, all listed, zero counts included).
 
     texts (Optional[Sequence[str]]): the docs' texts, to list each cause's `top` most frequent mention strings.
-    RETURNS (Dict[str, Dict[str, object]]): cause -> {"spans", "share" (of all gold UniProt spans), "mentions"}.
+    RETURNS (Dict[str, Dict[str, object]]): cause -> {"spans", "share" (of all gold UniProt spans), "mentions",
+        and with `taxa` "gold_organism": {organism: spans} over `GOLD_ORGANISMS`}.
     """
     counts: Counter = Counter()
     strings: Dict[str, Counter] = {cause: Counter() for cause in MISS_CAUSES}
+    organisms: Dict[str, Counter] = {cause: Counter() for cause in MISS_CAUSES}
     for key, ids in gold.items():
         cause = miss_cause(ids, linked.get(key), equiv, known_ids, taxa)
         counts[cause] += 1
         if texts is not None:
             strings[cause][texts[key[0]][key[1]:key[2]]] += 1
+        if taxa is not None:
+            organisms[cause][gold_organism(ids, taxa)] += 1
     n = len(gold)
     return {cause: {"spans": counts[cause], "share": round(counts[cause] / n, 4) if n else 0.0,
-                    "mentions": [[text, k] for text, k in strings[cause].most_common(top)]}
+                    "mentions": [[text, k] for text, k in strings[cause].most_common(top)],
+                    **({"gold_organism": {o: organisms[cause][o] for o in GOLD_ORGANISMS}} if taxa is not None else {})}
             for cause in MISS_CAUSES}
 
 

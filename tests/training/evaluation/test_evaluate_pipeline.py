@@ -156,4 +156,10 @@ def test_organisms_and_primary_id_modes(linker_dirs, dev, tmp_path: Path, span_e
     # gold: AK1, AK1, Beta protein human (written 9606: right); AK2, alpha kinase mouse (written 9606: wrong)
     assert org["spans_gold_covered"] == 5 and org["accuracy_covered"] == 0.6
     assert org["table"]["10090"]["9606"] == 2 and org["table"]["9606"]["9606"] == 3
-    assert "Organism assignment on gold UniProt spans" in (tmp_path / "out" / "metrics.md").read_text()
+    report = (tmp_path / "out" / "metrics.md").read_text()
+    assert "Organism assignment on gold UniProt spans" in report
+    # every gold UniProt span counted once by cause and gold organism: 3 human, 2 mouse
+    causes = b["linking_only"]["uniprot_miss_causes"]
+    by_organism = {o: sum(c["gold_organism"][o] for c in causes.values()) for o in ("human", "mouse")}
+    assert by_organism == {"human": 3, "mouse": 2}
+    assert "| outcome | human | mouse | rat | yeast | E. coli | several | other/unknown |" in report

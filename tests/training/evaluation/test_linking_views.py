@@ -1,6 +1,7 @@
 from training.common.bioid_scoring import EquivalenceClasses, GoldMention
-from training.evaluation.linking_views import (MISS_CAUSES, linking_only_views, miss_cause, nil_spans, nil_unlinked,
-                                              uniprot_all_gold, uniprot_gold, uniprot_miss_causes)
+from training.evaluation.linking_views import (GOLD_ORGANISMS, MISS_CAUSES, gold_organism, linking_only_views, miss_cause,
+                                              nil_spans, nil_unlinked, uniprot_all_gold, uniprot_gold,
+                                              uniprot_miss_causes)
 from training.evaluation.pipeline_outputs import SpanOutput
 
 EQUIV = EquivalenceClasses([["Uniprot:P1", "NCBI gene:7"], ["Uniprot:P2", "Uniprot:P3"]])
@@ -78,3 +79,21 @@ def test_uniprot_miss_causes_count_every_span_once_with_its_strings():
     assert causes["right"]["spans"] == 3 and causes[MISS_CAUSES[1]]["mentions"] == [["XYZ", 1]]
     assert causes["right"]["share"] == 0.75
     assert all(c["mentions"] == [] for c in uniprot_miss_causes(gold, LINKED, EQUIV, KNOWN).values())
+
+
+def test_gold_organism_of_a_span():
+    assert gold_organism(["UniProt:M5"], TAXA) == "mouse"
+    assert gold_organism(["UniProt:P1", "UniProt:Q9"], TAXA) == "human"  # the out-of-KB id has no organism
+    assert gold_organism(["UniProt:P1", "UniProt:M5"], TAXA) == "several"
+    assert gold_organism(["UniProt:Q9"], TAXA) == "other/unknown"
+    assert gold_organism(["UniProt:R1"], {"UniProt:R1": 7227}) == "other/unknown"  # fly: not one of the five
+
+
+def test_uniprot_miss_causes_by_gold_organism():
+    gold = uniprot_gold(MENTIONS)
+    causes = uniprot_miss_causes(gold, LINKED, EQUIV, KNOWN, TAXA)
+    assert all(list(c["gold_organism"]) == list(GOLD_ORGANISMS) for c in causes.values())
+    assert causes["right"]["gold_organism"]["human"] == 3
+    assert causes[MISS_CAUSES[1]]["gold_organism"]["other/unknown"] == 1
+    assert sum(sum(c["gold_organism"].values()) for c in causes.values()) == len(gold)
+    assert all("gold_organism" not in c for c in uniprot_miss_causes(gold, LINKED, EQUIV, KNOWN).values())
