@@ -111,8 +111,9 @@ def caption_to_doc(nlp: spacy.Language, caption: Caption, labels: Dict[str, str]
         ents.append(Span(doc, span.start, span.end, label=span.label_, kb_id=kb_id))
         counts[f"entities_{span.label_}"] += 1
     free = [span for span in unaligned if not any(taken[span.start:span.end])]
-    counts["missing_misaligned"] += len(free)
-    counts["dropped_misaligned"] += len(unaligned) - len(free)
+    if unaligned:
+        counts["missing_misaligned"] += len(free)
+        counts["dropped_misaligned"] += len(unaligned) - len(free)
     unknown = sorted({i for span in free for i in range(span.start, span.end)})
     doc.set_ents(sorted(ents, key=lambda s: s.start), missing=[doc[i:i + 1] for i in unknown], default="outside")
     doc.user_data["pmc_id"] = caption.pmc_id
