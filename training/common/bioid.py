@@ -15,7 +15,6 @@ Any `split` value is accepted, so the same code reads the withheld test release.
 import csv
 import gzip
 import json
-import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,16 +29,6 @@ KB_PREFIXES: Dict[str, Tuple[str, str]] = {
 }
 MENTION_COLUMNS = ("split", "pmc_id", "caption_id", "start", "end", "mention", "ids")
 CAPTION_COLUMNS = ("split", "pmc_id", "caption_id", "text")
-
-
-MIRROR_ENV = "NSEEN_MIRROR"
-DEFAULT_MIRROR = "../shared/data"
-
-
-def mirror_file(*parts: str) -> Path:
-    """A file of the data mirror: under `$NSEEN_MIRROR`, default `../shared/data` (the evaluation commands' default
-    for an input not given), e.g. `mirror_file("bioid", "mentions.tsv.gz")`."""
-    return Path(os.environ.get(MIRROR_ENV, DEFAULT_MIRROR), *parts)
 
 
 class BioIDFormatError(ValueError):

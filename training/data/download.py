@@ -17,9 +17,9 @@ from typing import Optional, Union
 from tqdm import tqdm
 
 from training.common.data_errors import DataFileError, DownloadError
+from training.common.mirror import MIRROR_ENV
 
 PathLike = Union[str, Path]
-MIRROR_ENV = "NSEEN_MIRROR"
 USER_AGENT = "spacy-nseen-training/0.1 (+https://github.com/explosion/spaCy)"
 CHUNK_SIZE = 1 << 16
 NETWORK_HELP = (

@@ -22,7 +22,8 @@ from typing import Dict, List, Optional
 import typer
 from wasabi import msg
 
-from training.common.bioid import kb_queries, mirror_file, read_mentions, read_secondary_map
+from training.common.bioid import kb_queries, read_mentions, read_secondary_map
+from training.common.mirror import mirror_file
 from training.evaluation.evaluate import select_documents
 from training.linker.settings_spec import parse_variant
 

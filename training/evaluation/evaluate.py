@@ -19,7 +19,8 @@ from wasabi import msg
 from training.evaluation.baselines import BASELINES, Ranker, Reference, build_baseline, read_reference
 from training.common.bioid import (BioIDFormatError, caption_contexts, Query, kb_queries, read_equivalences,
                                    read_captions, read_mentions, read_secondary_map, DOCUMENT_HALVES,
-                                   in_document_half, mirror_file)
+                                   in_document_half)
+from training.common.mirror import mirror_file
 from spacy_nseen.progress import Progress
 from training.evaluation.frequent_mentions import frequent_mentions
 from training.evaluation.miss_causes import miss_causes

@@ -27,7 +27,8 @@ from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner, Spa
 from spacy_nseen.organisms.cell_lines import CellLineTable
 from spacy_nseen.organisms.lexicon import canonical_taxon, organism_name
 from training.common.bioid import (BioIDFormatError, Caption, _open_tsv, figure_of, gold_ids, group_by_article,
-                                   mirror_file, read_captions)
+                                   read_captions)
+from training.common.mirror import mirror_file
 from training.evaluation.evaluate import select_documents
 from training.common.headline import update_headline
 from training.evaluation.organism_eval import TAXA

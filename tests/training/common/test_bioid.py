@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from training.common.bioid import (BioIDFormatError, Caption, caption_contexts, figure_of, group_by_article,
-                                   mirror_file, panel_contexts, kb_queries, read_captions, read_equivalences, read_mentions, read_secondary_map)
+                                   panel_contexts, kb_queries, read_captions, read_equivalences, read_mentions, read_secondary_map)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
 
@@ -90,9 +90,3 @@ def test_panel_contexts_without_a_caption_id_have_no_figure():
     assert contexts[0].article_texts == ["b", "c"] and contexts[0].figure_texts == []
     assert contexts[1].figure_texts == ["c"]
 
-
-def test_mirror_file_honours_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    monkeypatch.delenv("NSEEN_MIRROR", raising=False)
-    assert mirror_file("bioid", "mentions.tsv.gz") == Path("../shared/data/bioid/mentions.tsv.gz")
-    monkeypatch.setenv("NSEEN_MIRROR", str(tmp_path))
-    assert mirror_file("chebi", "secondary_to_primary.tsv.gz") == tmp_path / "chebi" / "secondary_to_primary.tsv.gz"
