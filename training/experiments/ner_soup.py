@@ -12,6 +12,7 @@ training goes on from its weights, with a fresh optimizer) and `protein_gene` fr
 pipeline with the mean of the trainable weights (tok2vec and ner) of all of them. Results:
 results/ner/experiments/README.md, "A model soup".
 """
+import copy
 from pathlib import Path
 from typing import List, Sequence
 
@@ -34,7 +35,7 @@ def fork_config(config: Config, base: str, frozen: Sequence[str] = FROZEN_PIPES)
     frozen (Sequence[str]): components that are not trained further (those of the pipeline only).
     RETURNS (Config): a new config; `[initialize.components]` is emptied (sourced components keep their data).
     """
-    forked = Config(config)
+    forked = Config(copy.deepcopy(dict(config)))
     pipeline = list(forked["nlp"]["pipeline"])
     forked["components"] = {name: {"source": base} for name in pipeline}
     forked["initialize"]["components"] = {}

@@ -35,11 +35,14 @@ labels = ["PROTEIN"]
 
 
 def test_fork_config_sources_every_component_and_freezes_protein_gene():
-    forked = fork_config(Config().from_str(CONFIG), "/models/base")
+    config = Config().from_str(CONFIG)
+    forked = fork_config(config, "/models/base")
     assert forked["components"] == {name: {"source": "/models/base"} for name in ("tok2vec", "ner", "protein_gene")}
     assert forked["training"]["frozen_components"] == ["protein_gene"]
     assert forked["initialize"]["components"] == {}
-    assert Config().from_str(CONFIG)["components"]["ner"] == {"factory": "ner"}  # the input is not changed
+    assert config["components"]["ner"] == {"factory": "ner"}  # the input is not changed
+    assert config["initialize"]["components"] == {"ner": {"labels": ["PROTEIN"]}}
+    assert config["training"]["frozen_components"] == []
 
 
 def _linear(value: float):
