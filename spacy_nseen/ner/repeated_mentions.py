@@ -10,7 +10,7 @@ raises the F of the spans routed to UniProt on both halves, while repeating CHEM
 precision (`results/ner/experiments/README.md`). It keeps no state: the settings are its whole config.
 """
 from collections import Counter
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, Iterable, List, Mapping, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -52,25 +52,33 @@ class RepeatedMentions:
         for ent in doc.ents:
             if ent.label_ in self.labels and len(ent.text) >= self.min_chars:
                 labels.setdefault(tuple(t.orth for t in ent), Counter())[ent.label_] += 1
-        if not labels:
-            return []
-        taken = [False] * len(doc)
-        for ent in doc.ents:
-            taken[ent.start:ent.end] = [True] * len(ent)
-        orths = [t.orth for t in doc]
-        lengths = sorted({len(key) for key in labels}, reverse=True)
-        found: List[Span] = []
-        i = 0
-        while i < len(doc):
-            for n in lengths:
-                key = tuple(orths[i:i + n])
-                if len(key) == n and key in labels and not any(taken[i:i + n]):
-                    found.append(Span(doc, i, i + n, label=labels[key].most_common(1)[0][0]))
-                    i += n
-                    break
-            else:
-                i += 1
-        return found
+        return untagged_occurrences(doc, {key: counts.most_common(1)[0][0] for key, counts in labels.items()})
+
+
+def untagged_occurrences(doc: Doc, names: Mapping[Tuple[int, ...], str]) -> List[Span]:
+    """The occurrences of `names` (token orths -> label) that no entity of `doc` overlaps, as new entities.
+
+    RETURNS (List[Span]): left to right, the longest name first at each token.
+    """
+    if not names:
+        return []
+    taken = [False] * len(doc)
+    for ent in doc.ents:
+        taken[ent.start:ent.end] = [True] * len(ent)
+    orths = [t.orth for t in doc]
+    lengths = sorted({len(key) for key in names}, reverse=True)
+    found: List[Span] = []
+    i = 0
+    while i < len(doc):
+        for n in lengths:
+            key = tuple(orths[i:i + n])
+            if len(key) == n and key in names and not any(taken[i:i + n]):
+                found.append(Span(doc, i, i + n, label=names[key]))
+                i += n
+                break
+        else:
+            i += 1
+    return found
 
 
 @Language.factory(

@@ -14,12 +14,13 @@ Results: results/ner/experiments/README.md, "Repeats across an article's caption
 """
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Dict, Iterable, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
 import spacy
 import typer
 from spacy.tokens import Doc, DocBin, Span
 
+from spacy_nseen.ner.repeated_mentions import untagged_occurrences
 from training.common.bioid import DOCUMENT_HALVES, in_document_half
 from training.ner.ner_corpus import DEFAULT_LABELS, parse_labels
 from training.ner.ner_report import bioid_gold, doc_spans, span_scores
@@ -30,10 +31,11 @@ app = typer.Typer(add_completion=False)
 
 def article_repeats(docs: Sequence[Doc], articles: Sequence[str], labels: Iterable[str], min_count: int = 2,
                     min_captions: int = 2, min_chars: int = 2) -> List[NewSpan]:
-    """The untagged occurrences of each article's repeatedly tagged names.
+    """The untagged occurrences of each article's repeatedly tagged names (`untagged_occurrences` of the
+    caption-level component, with the article's names).
 
-    docs (Sequence[Doc]): tagged captions. articles (Sequence[str]): each doc's article id.
-    RETURNS (List[NewSpan]): the new entities, longest name first where names overlap, none over an entity.
+    docs (Sequence[Doc]): tagged captions (one vocab). articles (Sequence[str]): each doc's article id.
+    RETURNS (List[NewSpan]): per doc, left to right, the longest name first at each token, none over an entity.
     """
     labels = frozenset(labels)
     by_article: Dict[str, List[int]] = defaultdict(list)
@@ -41,28 +43,18 @@ def article_repeats(docs: Sequence[Doc], articles: Sequence[str], labels: Iterab
         by_article[article].append(i)
     found: List[NewSpan] = []
     for indices in by_article.values():
-        counts: Dict[Tuple[str, ...], Counter] = defaultdict(Counter)
-        captions: Dict[Tuple[str, ...], set] = defaultdict(set)
+        counts: Dict[Tuple[int, ...], Counter] = defaultdict(Counter)
+        captions: Dict[Tuple[int, ...], Set[int]] = defaultdict(set)
         for i in indices:
             for ent in docs[i].ents:
                 if ent.label_ in labels and len(ent.text) >= min_chars:
-                    key = tuple(t.text for t in ent)
+                    key = tuple(t.orth for t in ent)
                     counts[key][ent.label_] += 1
                     captions[key].add(i)
         names = {key: c.most_common(1)[0][0] for key, c in counts.items()
                  if sum(c.values()) >= min_count and len(captions[key]) >= min_captions}
         for i in indices:
-            doc = docs[i]
-            taken = [False] * len(doc)
-            for ent in doc.ents:
-                taken[ent.start:ent.end] = [True] * len(ent)
-            words = [t.text for t in doc]
-            for key, label in sorted(names.items(), key=lambda item: -len(item[0])):
-                n = len(key)
-                for start in range(len(doc) - n + 1):
-                    if tuple(words[start:start + n]) == key and not any(taken[start:start + n]):
-                        found.append((i, start, start + n, label))
-                        taken[start:start + n] = [True] * n
+            found.extend((i, span.start, span.end, span.label_) for span in untagged_occurrences(docs[i], names))
     return found
 
 
