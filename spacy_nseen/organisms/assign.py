@@ -40,6 +40,9 @@ class AssignerSettings:
     user_weight (float): Organisms given by the caller for the document (first one highest).
     cell_line_strength (float): Strength of a cell line hit relative to a species word (1.0).
     ambiguous_cell_line_strength (float): Strength of a name shared by lines of several species.
+    graft_host_strength (float): Factor on the mouse and rat words of a text about grafted tumours
+        (`xenografts in nude mice`: hosts of human cells; 1 reads them as any mouse word). 0 was chosen on the
+        even documents and checked on the odd ones (`training.experiments.organism_signals`).
     article_saturation (float): Total article count at which the article level reaches its full
         weight (1: one organism word in the article counts fully; 3: it counts a third).
     near_words (int): Words allowed between an organism word and the mention it qualifies.
@@ -57,6 +60,7 @@ class AssignerSettings:
     user_weight: float = 4.0
     cell_line_strength: float = 1.0
     ambiguous_cell_line_strength: float = 0.5
+    graft_host_strength: float = 0.0
     article_saturation: float = 1.0
     near_words: int = 3
     max_evidence: int = 6
@@ -129,7 +133,7 @@ class OrganismAssigner:
         """RETURNS (TextEvidence): The organism hits of a text (cell lines not read inside `skip`)."""
         s = self.settings
         return TextEvidence.from_text(text, self.cell_lines, skip, s.cell_line_strength,
-                                      s.ambiguous_cell_line_strength)
+                                      s.ambiguous_cell_line_strength, s.graft_host_strength)
 
     def article_counts(self, texts: Iterable[str]) -> Dict[int, float]:
         """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context), as

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .cell_lines import CellLineTable
-from .lexicon import EITHER_YEAST_WORDS, FISSION_YEAST, YEAST, YEAST_DELETION, SpeciesHit, find_species_words
+from .lexicon import (EITHER_YEAST_WORDS, FISSION_YEAST, GRAFT_HOSTS, GRAFT_WORDS, YEAST, YEAST_DELETION, SpeciesHit,
+                      find_species_words)
 
 # A sentence ends at . ! ? ; followed by a space, and a caption panel starts at "(A) ", "B, " ...
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-Za-z])*\)\s)")
@@ -39,14 +40,19 @@ class TextEvidence:
     @classmethod
     def from_text(cls, text: str, cell_lines: Optional[CellLineTable] = None,
                   skip: Sequence[Tuple[int, int]] = (), cell_line_strength: float = 1.0,
-                  ambiguous_cell_line_strength: float = 0.5) -> "TextEvidence":
+                  ambiguous_cell_line_strength: float = 0.5, graft_host_strength: float = 1.0) -> "TextEvidence":
         """Scan a text.
 
         skip (Sequence[Tuple[int, int]]): Ranges not read as cell lines (the protein mentions).
         cell_line_strength (float): Strength of a cell line of one species; an ambiguous name
             (several species) gets `ambiguous_cell_line_strength` for its most frequent species.
+        graft_host_strength (float): Factor on the strength of the mouse and rat words of a text that speaks of
+            grafted tumours (`GRAFT_WORDS`: `xenografts in nude mice`): hosts, not the proteins' organism.
+            Their cell lines and genotypes keep their strength (`4T1 tumour-bearing mice` are mouse).
         """
         hits = list(find_species_words(text))
+        if graft_host_strength != 1.0 and GRAFT_WORDS.search(text):
+            hits = [graft_host(h, graft_host_strength) for h in hits]
         if cell_lines is not None:
             taken = [(h.start, h.end) for h in hits] + list(skip)
             for c in cell_lines.find(text, skip=taken):
@@ -85,10 +91,12 @@ class TextEvidence:
         return bisect_right(self.sentence_starts, offset) - 1
 
     def counts(self) -> Dict[int, float]:
-        """RETURNS (Dict[int, float]): Sum of hit strengths per taxon over the whole text."""
+        """RETURNS (Dict[int, float]): Sum of hit strengths per taxon over the whole text (hits of strength 0, such
+        as the hosts of a graft, name no organism)."""
         out: Dict[int, float] = {}
         for h in self.hits:
-            out[h.taxon] = out.get(h.taxon, 0.0) + h.strength
+            if h.strength > 0:
+                out[h.taxon] = out.get(h.taxon, 0.0) + h.strength
         return out
 
     def is_near(self, hit: SpeciesHit, start: int, end: int, max_words: int) -> bool:
@@ -105,3 +113,11 @@ class TextEvidence:
             between = self.text[end:hit.start]
             return between.strip() in ("(", "[", "-", ",")
         return False
+
+
+def graft_host(hit: SpeciesHit, strength: float) -> SpeciesHit:
+    """RETURNS (SpeciesHit): a mouse or rat word's hit with its strength multiplied by `strength` and its label
+    saying why; any other hit unchanged."""
+    if hit.taxon not in GRAFT_HOSTS or not hit.label.startswith("word "):
+        return hit
+    return SpeciesHit(hit.start, hit.end, hit.taxon, hit.strength * strength, f"{hit.label} (host of a graft)")

@@ -172,6 +172,13 @@ PREFIX_EXCEPTIONS: Pattern[str] = re.compile(
     r"|x(?:[A-Z]$))"
 )
 
+# Words of a grafted-tumour experiment (`xenografts`, `nude mice`, `NOD/SCID`, `tumour-bearing`, `orthotopic`): the
+# mice or rats of such a text are the hosts of grafted (mostly human) cells, not the organism of its proteins
+GRAFT_WORDS: Pattern[str] = re.compile(
+    r"xenograft|\bnude\b|NOD[/ -]?SCID|\bSCID\b|\bNSG\b|immuno-?deficient|athymic|tumou?r[\s-]*bearing"
+    r"|bearing\s+(?:\w+\s+){0,2}tumou?rs?|orthotopic|engraft|\bPDX\b", re.IGNORECASE)
+GRAFT_HOSTS = (MOUSE, RAT)
+
 # Contexts where a species word names an antibody's host or target, not the organism of a protein.
 ANTIBODY_AFTER: Pattern[str] = re.compile(
     r"^[\s-]*(?:anti|monoclonal|polyclonal|igg|igm|antibod|antiser|serum|sera|secondary|isotype)",

@@ -37,6 +37,19 @@ def test_cell_line_and_article(nlp, cell_lines):
     assert any("article" in e for e in with_article.spans[0].evidence)
 
 
+def test_the_hosts_of_a_graft_do_not_make_its_proteins_mouse(nlp):
+    doc = doc_with(nlp, "Tumour volume of U87 xenografts expressing MET in nude mice.", ["MET"])
+    assert OrganismAssigner().assign(doc).spans[0].taxon == 9606
+    as_any_mouse = OrganismAssigner(AssignerSettings(graft_host_strength=1.0)).assign(doc).spans[0]
+    assert as_any_mouse.taxon == 10090
+    # the article's other captions count their hosts the same way
+    plain = doc_with(nlp, "Lysates were blotted for MET.", ["MET"])
+    article = ["Survival of mice bearing orthotopic tumours.", "Xenografts in NOD/SCID mice."]
+    assert OrganismAssigner().assign(plain, article_texts=article).spans[0].taxon == 9606
+    assert OrganismAssigner(AssignerSettings(graft_host_strength=1.0)).assign(
+        plain, article_texts=article).spans[0].taxon == 10090
+
+
 def test_user_organisms_and_allowed(nlp):
     doc = doc_with(nlp, "Yeast Cdc42 was purified.", ["Cdc42"])
     assert OrganismAssigner().assign(doc).spans[0].taxon == 559292

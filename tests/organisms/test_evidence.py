@@ -9,6 +9,25 @@ def test_hits_and_sentences(cell_lines):
     assert ev.counts() == {9606: 1.0, 10090: 1.0}
 
 
+def test_the_mice_of_a_graft_are_hosts(cell_lines):
+    text = "MET in xenografts of U87 cells in nude mice; NIH 3T3 tumours in Trp53−/− mice."
+    plain = TextEvidence.from_text(text, cell_lines)
+    hosts = TextEvidence.from_text(text, cell_lines, graft_host_strength=0.0)
+    assert [(h.label, h.strength) for h in plain.hits if h.label.startswith("word")] == [
+        ("word 'mice'", 1.0), ("word 'mice'", 1.0)]
+    assert [(h.label, h.strength) for h in hosts.hits if h.label.startswith("word")] == [
+        ("word 'mice' (host of a graft)", 0.0), ("word 'mice' (host of a graft)", 0.0)]
+    # cell lines and genotypes keep their strength: NIH 3T3 and the knockout still say mouse
+    assert hosts.counts()[10090] == plain.counts()[10090] - 2.0 > 0
+    half = TextEvidence.from_text("Tumour-bearing rats were treated.", cell_lines, graft_host_strength=0.5)
+    assert [(h.taxon, h.strength) for h in half.hits] == [(10116, 0.5)]
+    # without a graft word, mice are mice
+    assert TextEvidence.from_text("Livers of mice.", cell_lines, graft_host_strength=0.0).counts() == {10090: 1.0}
+    # a hit of strength 0 names no organism
+    assert 10090 not in TextEvidence.from_text("Xenografts in nude mice.", cell_lines,
+                                               graft_host_strength=0.0).counts()
+
+
 def test_ambiguous_cell_line_is_weaker(cell_lines):
     ev = TextEvidence.from_text("PC12 cells", cell_lines, ambiguous_cell_line_strength=0.5)
     assert [(h.taxon, h.strength) for h in ev.hits] == [(10116, 0.5)]

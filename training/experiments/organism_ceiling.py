@@ -5,6 +5,8 @@ oracles bound what any decision shared across an article could reach, and three 
 gold:
 
 - oracle, article: every mention of an article gets the article's most frequent gold organism;
+- oracle, caption: every mention gets its caption's most frequent gold organism, the best a decision shared by
+  the mentions of one caption could do;
 - oracle, name in article: every mention gets the most frequent gold organism of its text (case folded) in its
   article, the best a "one organism per name and article" rule could do;
 - rule, name in article, summed scores: the assigner's scores of a name's mentions in the article, summed;
@@ -43,6 +45,11 @@ Decision = Callable[[AssignedMention], Optional[Hashable]]  # a mention's organi
 def by_article(m: AssignedMention) -> Hashable:
     """RETURNS: the group of a mention: its article."""
     return m.pmc_id
+
+
+def by_caption(m: AssignedMention) -> Hashable:
+    """RETURNS: the group of a mention: its caption (a figure panel in Bio-ID)."""
+    return m.pmc_id, m.caption_id
 
 
 def by_name_in_article(m: AssignedMention) -> Hashable:
@@ -97,6 +104,7 @@ def ceiling(mentions: Sequence[AssignedMention]) -> Dict[str, object]:
         "accuracy": {
             "assigner": accuracy(covered, lambda m: m.assigned.taxon),
             "oracle_article": accuracy(covered, group_vote(covered, by_article, gold)),
+            "oracle_caption": accuracy(covered, group_vote(covered, by_caption, gold)),
             "oracle_name_in_article": accuracy(covered, group_vote(covered, by_name_in_article, gold)),
             "rule_name_in_article_summed_scores": accuracy(covered, group_vote(covered, by_name_in_article, scores)),
             "rule_name_in_article_majority": accuracy(covered, group_vote(covered, by_name_in_article, assigned)),
@@ -107,6 +115,7 @@ def ceiling(mentions: Sequence[AssignedMention]) -> Dict[str, object]:
 
 ROWS = [("assigner", "the assigner, each mention from its own context (shipped)"),
         ("oracle_article", "oracle: the article's most frequent gold organism"),
+        ("oracle_caption", "oracle: the caption's most frequent gold organism"),
         ("oracle_name_in_article", "oracle: the name's most frequent gold organism in its article"),
         ("rule_name_in_article_summed_scores", "rule: the name's summed assigner scores in its article"),
         ("rule_name_in_article_majority", "rule: the name's most frequent assigned organism in its article"),

@@ -44,6 +44,18 @@ def test_names_with_several_gold_organisms_are_counted() -> None:
     assert result["accuracy"]["oracle_name_in_article"] == 0.5
 
 
+def test_the_caption_oracle_follows_each_caption() -> None:
+    # one article, two captions: human cells in Figure 1, mice in Figure 2; the assigner says human throughout
+    mentions = [AssignedMention("4", "4 Figure_1-A", name, (HUMAN,), SpanOrganism(HUMAN, [], scores={HUMAN: 1.0}))
+                for name in ("MET", "HGF", "ATM")]
+    mentions += [AssignedMention("4", "4 Figure_2-A", name, (MOUSE,), SpanOrganism(HUMAN, [], scores={HUMAN: 1.0}))
+                 for name in ("Met", "Hgf")]
+    acc = ceiling(mentions)["accuracy"]
+    assert acc["oracle_article"] == 0.6     # the article's majority, human, for all five
+    assert acc["oracle_caption"] == 1.0     # each caption's own organism
+    assert acc["assigner"] == 0.6
+
+
 def test_a_bad_half_or_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     bad = CliRunner().invoke(app, ["--documents", "third", "--output", str(tmp_path)])
     assert bad.exit_code == 1 and "third" in bad.output
