@@ -28,9 +28,9 @@ import gzip
 import json
 import re
 import shlex
-from dataclasses import asdict, replace
 import sys
 from collections import Counter, defaultdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
