@@ -55,6 +55,11 @@ def share_name(fraction: float) -> str:
     return f"train_{round(fraction * 100):g}"
 
 
+def size_of(docs: Sequence[Doc], n_articles: int) -> Dict[str, int]:
+    """RETURNS (Dict[str, int]): The articles, captions and entities of a training set."""
+    return {"articles": n_articles, "captions": len(docs), "entities": sum(len(d.ents) for d in docs)}
+
+
 @app.command()
 def main(
     train: Path = typer.Argument(..., help="The training DocBin written by training.ner.ner_corpus"),
@@ -68,18 +73,17 @@ def main(
     nlp = spacy.blank("en")
     docs = list(DocBin().from_disk(train).get_docs(nlp.vocab))
     try:
-        shares = nested_article_shares((article_of(d) for d in docs), fraction, seed)
+        doc_articles = [article_of(d) for d in docs]
+        shares = nested_article_shares(doc_articles, fraction, seed)
     except ValueError as e:
         raise typer.BadParameter(f"{train}: {e}")
     output.mkdir(parents=True, exist_ok=True)
     sizes: Dict[str, Dict[str, int]] = {}
     for share, articles in shares.items():
-        kept = [d for d in docs if article_of(d) in articles]
+        kept = [d for d, article in zip(docs, doc_articles) if article in articles]
         DocBin(docs=kept, store_user_data=True).to_disk(output / f"{share_name(share)}.spacy")
-        sizes[share_name(share)] = {"articles": len(articles), "captions": len(kept),
-                                    "entities": sum(len(d.ents) for d in kept)}
-    sizes["train"] = {"articles": len({article_of(d) for d in docs}), "captions": len(docs),
-                      "entities": sum(len(d.ents) for d in docs)}
+        sizes[share_name(share)] = size_of(kept, len(articles))
+    sizes["train"] = size_of(docs, len(set(doc_articles)))
     (output / "sizes.json").write_text(json.dumps(sizes, indent=2) + "\n", encoding="utf8")
     typer.echo(json.dumps(sizes))
 
