@@ -198,8 +198,39 @@ class ProteinGeneLabeler:
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
         save_npz(path / WEIGHTS_FILE, {"weights": self.weights})
-        srsly.write_json(path / SETTINGS_FILE, {"format_version": FORMAT_VERSION, "n_features": self.n_features,
-                                                "margin": self.margin, "n_updates": self.n_updates})
+        srsly.write_json(path / SETTINGS_FILE, self._settings())
+
+    def to_bytes(self, *, exclude: Sequence[str] = tuple()) -> bytes:
+        """RETURNS (bytes): what `to_disk` writes, as one msgpack blob (so `nlp.to_bytes` keeps the weights)."""
+        weights = numpy.ascontiguousarray(self.weights, dtype=numpy.float32)
+        return srsly.msgpack_dumps({"settings": self._settings(), "weights": weights.tobytes()})
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Sequence[str] = tuple()) -> "ProteinGeneLabeler":
+        """Restore from `to_bytes`; a blob from another version raises a ValueError that says so."""
+        try:
+            data = srsly.msgpack_loads(bytes_data)
+            settings, raw = data["settings"], data["weights"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{self.name}: not the bytes of an nseen_protein_gene component ({e}). {_FIX}.") from e
+        if not isinstance(settings, dict) or settings.get("format_version") != FORMAT_VERSION:
+            raise ValueError(f"{self.name}: bytes of format {settings.get('format_version') if isinstance(settings, dict) else settings!r}, "
+                             f"expected {FORMAT_VERSION}. {_FIX}.")
+        weights = numpy.frombuffer(raw, dtype=numpy.float32)
+        if weights.shape != (int(settings.get("n_features", -1)),):
+            raise ValueError(f"{self.name}: {len(weights)} weights, the settings say {settings.get('n_features')}. {_FIX}.")
+        self._restore(settings, weights.copy())
+        return self
+
+    def _settings(self) -> Dict[str, Union[int, float]]:
+        return {"format_version": FORMAT_VERSION, "n_features": self.n_features, "margin": self.margin,
+                "n_updates": self.n_updates}
+
+    def _restore(self, settings: Dict[str, Union[int, float]], weights: numpy.ndarray) -> None:
+        self.n_features, self.margin = int(settings["n_features"]), float(settings["margin"])
+        self._reset()
+        self._weights = weights.astype(numpy.float64)
+        self._averaged = weights
+        self.n_updates = int(settings.get("n_updates", 0))
 
     def from_disk(self, path: Union[str, Path], *, exclude: Sequence[str] = tuple()) -> "ProteinGeneLabeler":
         path = ensure_path(path)
@@ -221,11 +252,7 @@ class ProteinGeneLabeler:
         if weights.dtype != numpy.float32 or weights.shape != (n_features,):
             raise ArtifactError(path / WEIGHTS_FILE, f"{weights.dtype} weights of shape {weights.shape}, but "
                                 f"{SETTINGS_FILE} says {n_features} float32 (truncated or foreign file)", _FIX)
-        self.n_features, self.margin = n_features, float(settings["margin"])
-        self._reset()
-        self._weights = weights.astype(numpy.float64)
-        self._averaged = weights
-        self.n_updates = int(settings.get("n_updates", 0))
+        self._restore(settings, weights)
         return self
 
 

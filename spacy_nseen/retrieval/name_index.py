@@ -6,6 +6,11 @@ vectors (`vectors`) are a numpy view of Annoy's own mapping where the platform s
 /proc/self/maps), so each page of the file is mapped, and counted in the resident set size, once; elsewhere
 the file is mapped a second time.
 
+A loaded index never lets Annoy remap its file: Annoy's `save()` unmaps the index and maps the newly written
+file, which would leave the vector view pointing at unmapped memory (a segfault at the next look-up). `save`
+therefore writes the bytes of the mapping it loaded itself, into a new file renamed into place, so no mapping
+of any process is truncated or replaced under it.
+
 Names the encoder reads alike share one stored vector (`shared_vectors.VectorRows`, written beside the index as
 `names.ann.rows.npz` when some do): searches return name rows, and `n_items` counts names, not stored vectors.
 """
@@ -50,6 +55,7 @@ class AnnoyNameIndex:
         self.seed = seed
         self._annoy: Optional[AnnoyIndex] = None
         self._vectors: Optional[numpy.ndarray] = None
+        self._file_bytes: Optional[numpy.ndarray] = None  # the loaded file's bytes (a mapping `save` writes out)
         self._set_rows(VectorRows.identity(0))
 
     @classmethod
@@ -138,9 +144,19 @@ class AnnoyNameIndex:
 
     def save(self, path: Union[str, Path]) -> None:
         """Write `path` (the Annoy file), `path` + ".json" (its metadata) and, where names share vectors,
-        `path` + ROWS_SUFFIX (which names each vector stands for)."""
+        `path` + ROWS_SUFFIX (which names each vector stands for). Each file is written whole under another name
+        and renamed into place; the index stays usable, and a loaded index keeps its own mapping."""
         path = Path(path)
-        self._require().save(str(path))
+        part = path.with_name(path.name + ".part")
+        if part.exists():
+            part.unlink()
+        if self._file_bytes is not None:
+            _write_bytes(self._file_bytes, part)
+        else:
+            # A built index: Annoy writes its nodes and maps the written file. Its vectors are an in-memory
+            # copy, so nothing views the memory Annoy releases.
+            self._require().save(str(part))
+        part.replace(path)
         rows_path = Path(str(path) + ROWS_SUFFIX)
         if self._shared:
             save_npz(rows_path, self.rows.to_arrays())
@@ -158,7 +174,9 @@ class AnnoyNameIndex:
             "metric": "angular",
             "file_size": path.stat().st_size,
         }
-        Path(str(path) + ".json").write_text(json.dumps(meta, indent=2), encoding="utf8")
+        meta_part = Path(str(path) + ".json.part")
+        meta_part.write_text(json.dumps(meta, indent=2), encoding="utf8")
+        meta_part.replace(Path(str(path) + ".json"))
 
     @classmethod
     def load(cls, path: Union[str, Path], dim: int, n_items: int, search_k: Optional[int] = None) -> "AnnoyNameIndex":
@@ -207,7 +225,9 @@ class AnnoyNameIndex:
         index._annoy = annoy
         index._set_rows(VectorRows.identity(n_items) if rows is None else rows)
         region = _annoy_region(annoy, path, size, mapped_before)
-        index._vectors = _item_vector_view(path, annoy, dim, n_vectors, region)
+        # Without Annoy's own mapping in view, the file is mapped a second time (a mapping numpy owns).
+        index._file_bytes = region if region is not None else numpy.memmap(path, dtype=numpy.uint8, mode="r", shape=(size,))
+        index._vectors = _item_vector_view(annoy, dim, n_vectors, index._file_bytes)
         return index
 
     def _set_rows(self, rows: VectorRows) -> None:
@@ -273,20 +293,22 @@ def _annoy_region(annoy: AnnoyIndex, path: Path, size: int, mapped_before: Set[T
     return numpy.asarray(_MappedRegion(annoy, start, size))
 
 
-def _item_vector_view(
-    path: Path, annoy: AnnoyIndex, dim: int, n_items: int, region: Optional[numpy.ndarray]
-) -> Optional[numpy.ndarray]:
+def _item_vector_view(annoy: AnnoyIndex, dim: int, n_items: int, file_bytes: numpy.ndarray) -> Optional[numpy.ndarray]:
     """View the item vectors of an angular Annoy file: items are its first nodes, each an int32 descendant
-    count, two int32 children and `dim` float32 values. `region` is Annoy's own mapping of the file; without
-    it the file is mapped again. Returns None if a spot check disagrees with Annoy."""
+    count, two int32 children and `dim` float32 values. `file_bytes` is a mapping of the whole file (Annoy's
+    own, or a second one). Returns None if a spot check disagrees with Annoy."""
     node = numpy.dtype([("n_descendants", "<i4"), ("children", "<i4", (2,)), ("v", "<f4", (dim,))])
-    if path.stat().st_size < node.itemsize * n_items:
+    if len(file_bytes) < node.itemsize * n_items:
         return None
-    if region is not None:
-        vectors = region[: node.itemsize * n_items].view(node)["v"]
-    else:
-        vectors = numpy.memmap(path, dtype=node, mode="r", shape=(n_items,))["v"]
+    vectors = file_bytes[: node.itemsize * n_items].view(node)["v"]
     for item in {0, n_items // 2, n_items - 1}:
         if not numpy.array_equal(vectors[item], numpy.asarray(annoy.get_item_vector(item), dtype=numpy.float32)):
             return None
     return vectors
+
+
+def _write_bytes(data: numpy.ndarray, path: Path, chunk: int = 1 << 26) -> None:
+    """Write a byte array to a new file in chunks (a mapped file is not read into memory whole)."""
+    with open(path, "xb") as file_:
+        for start in range(0, len(data), chunk):
+            file_.write(memoryview(numpy.ascontiguousarray(data[start:start + chunk])))

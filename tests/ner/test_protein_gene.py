@@ -103,6 +103,32 @@ def test_saved_and_loaded_it_predicts_the_same_and_never_unpickles(trained, tmp_
         assert data["weights"].dtype == numpy.float32
 
 
+def test_a_byte_round_trip_keeps_the_weights_and_the_labels(trained):
+    """Regression (issue 51): without to_bytes, `nlp.to_bytes()` dropped the weights and the copy relabelled nothing."""
+    nlp, labeler = trained
+    copy = spacy.util.load_model_from_config(nlp.config, auto_fill=False)
+    copy.from_bytes(nlp.to_bytes())
+    copied = copy.get_pipe("nseen_protein_gene")
+    assert copied.n_updates == labeler.n_updates > 0
+    numpy.testing.assert_array_equal(copied.weights, labeler.weights)
+    for template, name, wrong in ((GENE_CONTEXTS[1], "Vps34", PROTEIN), (PROTEIN_CONTEXTS[1], "Vps34", GENE)):
+        assert [e.label_ for e in copied(_doc(nlp, template, name, wrong)).ents] == \
+            [e.label_ for e in labeler(_doc(nlp, template, name, wrong)).ents] != [wrong]
+
+
+def test_bytes_of_another_component_or_version_are_refused(trained):
+    nlp, labeler = trained
+    fresh = ProteinGeneLabeler(nlp, n_features=4096)
+    with pytest.raises(ValueError, match="nseen_protein_gene"):
+        fresh.from_bytes(b"not msgpack at all")
+    import srsly
+    with pytest.raises(ValueError, match="format"):
+        fresh.from_bytes(srsly.msgpack_dumps({"settings": {"format_version": 99}, "weights": b""}))
+    with pytest.raises(ValueError, match="weights"):
+        fresh.from_bytes(srsly.msgpack_dumps({"settings": {"format_version": 1, "n_features": 5, "margin": 0.2},
+                                              "weights": b"\0" * 8}))
+
+
 def test_a_missing_truncated_or_foreign_file_names_itself(trained, tmp_path):
     nlp, labeler = trained
     path = tmp_path / "pg"

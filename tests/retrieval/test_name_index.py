@@ -205,3 +205,45 @@ def test_metadata_saying_fewer_vectors_than_names_without_a_map_is_refused(tmp_p
     with pytest.raises(ArtifactError) as err:
         AnnoyNameIndex.load(path, dim=8, n_items=40)
     assert str(meta_path) in str(err.value) and "without a map" in str(err.value)
+
+
+def _mapped_file_of(address: int) -> int:
+    """RETURNS (int): the inode of the file mapped at `address` in this process (0: anonymous or not mapped)."""
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        fields = line.split(maxsplit=5)
+        start, end = (int(a, 16) for a in fields[0].split("-"))
+        if start <= address < end:
+            return int(fields[4])
+    return 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc/self/maps")
+@pytest.mark.parametrize("again_to_source", [False, True])
+def test_saving_a_loaded_index_keeps_its_vector_view_mapped(tmp_path, again_to_source):
+    """Regression (issue 51): Annoy's save() unmapped the loaded file under the vector view (segfault later)."""
+    path = tmp_path / "names.ann"
+    vectors = unit_rows(5000, 32)
+    AnnoyNameIndex.build(vectors, n_trees=4, n_jobs=1).save(path)
+    inode = path.stat().st_ino
+    loaded = AnnoyNameIndex.load(path, dim=32, n_items=len(vectors))
+    address = loaded.vectors.__array_interface__["data"][0]
+    assert _mapped_file_of(address) == inode
+    target = path if again_to_source else tmp_path / "copy" / "names.ann"
+    target.parent.mkdir(exist_ok=True)
+    loaded.save(target)
+    assert _mapped_file_of(address) == inode  # the view still points into the file it was made from
+    numpy.testing.assert_array_equal(loaded.item_vectors(numpy.arange(len(vectors))), vectors)
+    ids, _ = loaded.query(vectors[:3], 1)
+    assert ids[:, 0].tolist() == [0, 1, 2]
+    copy = AnnoyNameIndex.load(target, dim=32, n_items=len(vectors))
+    numpy.testing.assert_array_equal(copy.vectors, vectors)
+    assert target.read_bytes() == (tmp_path / "names.ann").read_bytes() or again_to_source
+
+
+def test_saving_a_built_index_twice_and_querying_between(tmp_path):
+    index = AnnoyNameIndex.build(VECTORS, n_trees=4, n_jobs=1)
+    index.save(tmp_path / "a.ann")
+    index.save(tmp_path / "b.ann")
+    assert (tmp_path / "a.ann").read_bytes() == (tmp_path / "b.ann").read_bytes()
+    numpy.testing.assert_array_equal(index.item_vectors(numpy.array([4, 1])), VECTORS[[4, 1]])
+    assert not list(tmp_path.glob("*.part"))
