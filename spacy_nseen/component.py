@@ -8,10 +8,9 @@ annotations, serialization), re-exported here.
 """
 import copyreg
 import tempfile
-from dataclasses import asdict
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -24,91 +23,80 @@ from thinc.api import Model
 from .encoder.weights_io import load_encoder_weights
 from .errors import NotInitializedError
 from .linker.exact_ranking import read_entity_prior
-from .linker.kb_linker import Candidate, KnowledgeBaseLinker
-from .linker.settings import MODES, IndexSettings, KbSettings, LinkerSettings, Mode, with_changes
-from .linker.storage import ENTITY_PRIOR_FILE, check_prior
+from .linker.kb_linker import KnowledgeBaseLinker
 from .linker.nil_decision import NilModel
+from .linker.settings import IndexSettings, LinkerSettings
+from .linker.storage import ENTITY_PRIOR_FILE, check_prior
 from .ner.glued_names import cut_tokens
 from .organisms.assign import AssignerSettings, OrganismAssigner
 from .organisms.cell_lines import CellLineTable
-from .text.abbreviation_lexicon import AbbreviationLexicon
-from .reference.reference_set import ReferenceSet
+from .parts.decision import LinkDecision, make_nil_decision
+from .parts.index import IndexPart, make_annoy_index
+from .parts.knowledge_bases import NO_KBS, URL_TEMPLATE, KnowledgeBaseBlock, read_kbs
+from .parts.organisms import OrganismPart, make_organism_assigner
+from .parts.ranker import Ranker, make_hybrid_ranker
+from .parts.scorer import score_links
 from .pipe.annotations import DocLinks, EntityLink, write_links
-from .pipe.config import (COMPONENT_DEFAULTS, DEFAULT_ENCODER, DEFAULT_ENCODER_CONFIG, DEFAULT_KBS, INDEX_SETTINGS,
-                          KB_URL_TEMPLATE, NO_KBS, SEARCH_SETTINGS, default_config, split_settings,
-                          with_settings_signature)
-from .pipe.extensions import DOC_EXTENSIONS, SPAN_EXTENSIONS, context_texts, register_extensions
-from .pipe.organism_context import organism_confidence
+from .pipe.config import default_config
+from .pipe.extensions import context_texts, register_extensions
 from .pipe.predict import Mention, Request, link_requests, prepare_requests
 from .pipe.routing import route_entities
-from .pipe.serialization import (CELL_LINES_FILE, pipe_from_bytes, pipe_from_disk, pipe_state, pipe_to_bytes,
-                                 pipe_to_disk, read_linker, restore_state)
+from .pipe.serialization import pipe_from_bytes, pipe_from_disk, pipe_state, pipe_to_bytes, pipe_to_disk, read_linker, restore_state
+from .reference.reference_set import ReferenceSet
+from .text.abbreviation_lexicon import AbbreviationLexicon
 
-__all__ = ["NseenLinker", "make_nseen_linker", "Candidate", "DEFAULT_ENCODER", "DEFAULT_ENCODER_CONFIG", "DEFAULT_KBS",
-           "COMPONENT_DEFAULTS", "SEARCH_SETTINGS", "INDEX_SETTINGS", "KB_URL_TEMPLATE", "NO_KBS", "CELL_LINES_FILE",
-           "DOC_EXTENSIONS", "SPAN_EXTENSIONS", "DocLinks", "EntityLink", "organism_confidence", "register_extensions"]
-
-
-def make_nseen_linker(
-    nlp: Language,
-    name: str,
-    encoder: Model,
-    kbs: Dict[str, str],
-    top_k: int,
-    threshold: float,
-    overwrite: bool,
-    mode: Mode,
-    kb_settings: Dict[str, KbSettings],
-    batch_size: int,
-    kb_url_template: str,
-    kb_url_templates: Dict[str, str],
-    expand_abbreviations: bool,
-    organisms: List[int],
-    assign_organisms: bool,
-    primary_xref: Dict[str, str],
-    organism_settings: Dict[str, float],
-    **settings: Any,
-) -> "NseenLinker":
-    """Create an `nseen_linker` (see the README for every setting; `settings` are the `LinkerSettings` and
-    `IndexSettings` fields, each a typed keyword of this factory's signature)."""
-    linker_settings, index_settings = split_settings(settings)
-    return NseenLinker(
-        nlp.vocab,
-        encoder,
-        name=name,
-        kbs=kbs,
-        top_k=top_k,
-        threshold=threshold,
-        overwrite=overwrite,
-        mode=mode,
-        settings=linker_settings,
-        kb_settings=kb_settings,
-        index_settings=index_settings,
-        batch_size=batch_size,
-        kb_url_template=kb_url_template,
-        kb_url_templates=kb_url_templates,
-        expand_abbreviations=expand_abbreviations,
-        organisms=organisms,
-        assign_organisms=assign_organisms,
-        primary_xref=primary_xref,
-        organism_settings=organism_settings,
-    )
+__all__ = ["NseenLinker", "make_nseen_linker"]
 
 
-with_settings_signature(make_nseen_linker)
-Language.factory(
+@Language.factory(
     "nseen_linker",
     assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates", "span._.kb_taxon",
              "span._.kb_taxon_evidence", "span._.kb_xrefs", "span._.kb_searched", "doc._.organisms"],
     requires=["doc.ents"],
     default_config=default_config(),
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
-    func=make_nseen_linker,
 )
+def make_nseen_linker(
+    nlp: Language,
+    name: str,
+    encoder: Model,
+    kbs: Dict[str, Any],
+    ranker: Ranker,
+    index: IndexPart,
+    organisms: OrganismPart,
+    decision: LinkDecision,
+    scorer: Optional[Callable[..., Dict[str, Any]]],
+    top_k: int,
+    overwrite: bool,
+    batch_size: int,
+) -> "NseenLinker":
+    """Create an `nseen_linker`.
+
+    encoder (Model): the character encoder (`spacy_nseen.CharBiLSTMEncoder.v1`); its weights come with each linker.
+    kbs (Dict[str, Any]): one block per reference set: its `labels`, `url_template`, `primary_xref`, and
+        optionally its own `ranker` and `decision` (`parts.knowledge_bases`).
+    ranker (Ranker): how names are searched and ranked (`spacy_nseen.HybridRanker.v1`).
+    index (IndexPart): how the indexes are built and searched (`spacy_nseen.AnnoyIndex.v1`).
+    organisms (OrganismPart): the organism assigner (`spacy_nseen.OrganismAssigner.v1`).
+    decision (LinkDecision): whether the best candidate is linked (`spacy_nseen.NilDecision.v1`).
+    scorer (Optional[Callable]): the scorer `nlp.evaluate` calls (`spacy_nseen.linker_scorer.v1`).
+    top_k (int): candidates written per entity (`ent._.kb_candidates`).
+    overwrite (bool): relink entities that already have a `kb_id`.
+    batch_size (int): docs linked per encoder pass.
+    A config of spacy_nseen 0.1.0 (flat settings) is upgraded by `spacy-nseen upgrade-config` (`parts.legacy`).
+    """
+    if kbs and all(isinstance(v, str) for v in kbs.values()):
+        raise ValueError(f"nseen_linker: kbs {dict(kbs)} is 0.1.0's {{label: set}} map; give one block per set, e.g. "
+                         '{"uniprot": {"labels": ["PROTEIN", "GENE"]}} (`spacy-nseen upgrade-config` rewrites a saved '
+                         "pipeline's config)")
+    return NseenLinker(nlp.vocab, encoder, name=name, kbs=kbs, ranker=ranker, index=index, organisms=organisms,
+                       decision=decision, scorer=scorer, top_k=top_k, overwrite=overwrite, batch_size=batch_size)
 
 
 class NseenLinker(Pipe):
-    """Links entity spans to reference sets with an NSEEN encoder and Annoy index per reference set."""
+    """Links entity spans to reference sets with an NSEEN encoder and Annoy index per reference set.
+
+    The parts are those of `make_nseen_linker`; each reference set may have its own ranker and decision."""
 
     def __init__(
         self,
@@ -116,65 +104,37 @@ class NseenLinker(Pipe):
         model: Model,
         name: str = "nseen_linker",
         *,
-        kbs: Dict[str, str],
+        kbs: Mapping[str, Union[KnowledgeBaseBlock, Mapping[str, Any]]],
+        ranker: Optional[Ranker] = None,
+        index: Optional[IndexPart] = None,
+        organisms: Optional[OrganismPart] = None,
+        decision: Optional[LinkDecision] = None,
+        scorer: Optional[Callable[..., Dict[str, Any]]] = score_links,
         top_k: int = 5,
-        threshold: float = 0.0,
         overwrite: bool = True,
-        mode: str = "hybrid",
-        settings: Optional[LinkerSettings] = None,
-        kb_settings: Optional[Dict[str, Any]] = None,
-        index_settings: Optional[IndexSettings] = None,
         batch_size: int = 256,
-        kb_url_template: str = KB_URL_TEMPLATE,
-        kb_url_templates: Optional[Dict[str, str]] = None,
-        expand_abbreviations: bool = True,
-        organisms: Sequence[int] = (),
-        assign_organisms: bool = True,
-        primary_xref: Optional[Dict[str, str]] = None,
-        organism_settings: Optional[Dict[str, float]] = None,
     ) -> None:
-        # A label mapped to "" is switched off (useful to override a pipeline's saved config).
-        kbs = {label: kb for label, kb in kbs.items() if kb}
         if top_k < 1:
             raise ValueError(f"nseen_linker: top_k must be at least 1, got {top_k}")
-        if mode not in MODES:
-            raise ValueError(f"nseen_linker: mode must be one of {MODES}, got {mode!r}")
         if batch_size < 1:
             raise ValueError(f"nseen_linker: batch_size must be positive, got {batch_size}")
         register_extensions()
         self.vocab = vocab
         self.model = model
         self.name = name
-        self.kbs = dict(kbs)
+        self.kb_blocks: Dict[str, KnowledgeBaseBlock] = read_kbs(kbs)
+        self.kbs: Dict[str, str] = {label: kb for kb, block in self.kb_blocks.items() for label in block.labels}
+        self.ranker = ranker or make_hybrid_ranker()
+        self.index_part = index or make_annoy_index()
+        self.organism_part = organisms or make_organism_assigner()
+        self.decision = decision or make_nil_decision()
+        self.scorer = scorer
         self.top_k = top_k
-        self.threshold = threshold
         self.overwrite = overwrite
-        self.mode = mode
-        self.settings = settings or LinkerSettings()
-        # Per reference set changes (`KbSettings` or plain dicts from a config), kept as dicts of the set values.
-        self.kb_settings: Dict[str, Dict[str, Any]] = {
-            kb: dict(changes) if isinstance(changes, dict) else {k: v for k, v in asdict(changes).items() if v is not None}
-            for kb, changes in (kb_settings or {}).items()
-        }
-        for kb in self.kb_settings:
-            self.settings_for(kb)  # unknown fields and bad values fail here, not at the first doc
-        self.index_settings = index_settings or IndexSettings()
         self.batch_size = batch_size
-        self.kb_url_template = kb_url_template
-        self.kb_url_templates = dict(kb_url_templates or {})
-        for kb, template in self.kb_url_templates.items():
-            if "{}" not in template:
-                raise ValueError(f"nseen_linker: kb_url_templates['{kb}'] must contain '{{}}' for the id, got {template!r}")
-        self.expand_abbreviations = expand_abbreviations
-        if any(not isinstance(t, int) or t <= 0 for t in organisms):
-            raise ValueError(f"nseen_linker: organisms must be NCBI taxon ids (positive integers), got {list(organisms)}")
-        self.organisms = [int(t) for t in organisms]
-        self.assign_organisms = assign_organisms
-        self.primary_xref = dict(primary_xref or {})
-        try:
-            self.organism_settings = AssignerSettings.from_dict(organism_settings or {})
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"nseen_linker: organism_settings: {err}") from None
+        self.settings = self._search_settings(self.ranker, self.decision, "ranker")
+        for kb in self.kb_blocks:
+            self.settings_for(kb)  # a bad value of a set's own ranker fails here, not at the first doc
         self.cell_lines: Optional[CellLineTable] = None
         self.abbreviation_lexicon: Optional[AbbreviationLexicon] = None
         self.organism_assigner: Optional[OrganismAssigner] = self._make_assigner()
@@ -182,10 +142,44 @@ class NseenLinker(Pipe):
         self._tempdir: Optional[tempfile.TemporaryDirectory] = None
         self.cfg: Dict[str, Any] = {"kbs": self.kbs}
 
+    # The parts of one reference set -----------------------------------------------------------------
+
+    def ranker_for(self, kb: str) -> Ranker:
+        """RETURNS (Ranker): the ranker of one reference set (its own, else the component's)."""
+        block = self.kb_blocks.get(kb)
+        return block.ranker if block is not None and block.ranker is not None else self.ranker
+
+    def decision_for(self, kb: str) -> LinkDecision:
+        """RETURNS (LinkDecision): the decision of one reference set (its own, else the component's)."""
+        block = self.kb_blocks.get(kb)
+        return block.decision if block is not None and block.decision is not None else self.decision
+
+    def _search_settings(self, ranker: Ranker, decision: LinkDecision, where: str) -> LinkerSettings:
+        try:
+            return LinkerSettings(**{"search_threads": self.index_part.search_threads, **ranker.search,
+                                     **decision.search_settings()})
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"nseen_linker: {where}: {err}") from None
+
     def settings_for(self, kb: str) -> LinkerSettings:
-        """RETURNS (LinkerSettings): the search settings of one reference set: the component's, with the
-        changes `kb_settings[kb]` gives (e.g. a tie-break that suits one database only)."""
-        return with_changes(self.settings, self.kb_settings.get(kb, {}), f"nseen_linker: kb_settings['{kb}']")
+        """RETURNS (LinkerSettings): the search settings of one reference set, made from its ranker, decision and
+        the index's search threads."""
+        return self._search_settings(self.ranker_for(kb), self.decision_for(kb), f"kbs.{kb}")
+
+    # Read-only views of the parts, for the code that reads a pipeline's settings -----------------------
+
+    @property
+    def threshold(self) -> float:
+        """RETURNS (float): the component decision's threshold."""
+        return self.decision.threshold
+
+    @property
+    def mode(self) -> str:
+        return self.ranker.mode
+
+    @property
+    def index_settings(self) -> IndexSettings:
+        return self.index_part.settings
 
     @property
     def n_trees(self) -> int:
@@ -202,6 +196,37 @@ class NseenLinker(Pipe):
     @property
     def build_precision(self) -> str:
         return self.index_settings.build_precision
+
+    @property
+    def organisms(self) -> List[int]:
+        """RETURNS (List[int]): the taxa the assigner may choose from (empty: any)."""
+        return list(self.organism_part.allowed)
+
+    @property
+    def assign_organisms(self) -> bool:
+        return self.organism_part.assign
+
+    @property
+    def organism_settings(self) -> AssignerSettings:
+        return self.organism_part.settings
+
+    @property
+    def expand_abbreviations(self) -> bool:
+        """RETURNS (bool): whether any reference set's ranker searches long forms of short forms."""
+        return any(self.ranker_for(kb).expand_abbreviations for kb in self.kb_names)
+
+    @property
+    def kb_url_template(self) -> str:
+        return URL_TEMPLATE
+
+    @property
+    def kb_url_templates(self) -> Dict[str, str]:
+        return {kb: block.url_template for kb, block in self.kb_blocks.items()}
+
+    @property
+    def primary_xref(self) -> Dict[str, str]:
+        """RETURNS (Dict[str, str]): label → the database whose id is written as `kb_id` (every set's)."""
+        return {label: db for block in self.kb_blocks.values() for label, db in block.primary_xref.items()}
 
     @property
     def kb_names(self) -> List[str]:
@@ -345,8 +370,11 @@ class NseenLinker(Pipe):
             for r, request in zip(routed, prepared.requests):
                 requests[r.kb].append((d, r.index, request))
         for kb, items in requests.items():
-            linked = link_requests(self.linkers[kb], [request for _, _, request in items], top_k=self.top_k,
-                                   mode=self.mode, threshold=self.threshold)
+            kb_requests = [request for _, _, request in items]
+            if not self.ranker_for(kb).expand_abbreviations:
+                kb_requests = [request._replace(long_form=None, guessed=False) for request in kb_requests]
+            linked = link_requests(self.linkers[kb], kb_requests, top_k=self.top_k, mode=self.ranker_for(kb).mode,
+                                   decision=self.decision_for(kb))
             for (d, e, request), link in zip(items, linked):
                 searched = link.searched if link.searched != request.text else None
                 out[d].links.append(EntityLink(e, kb, link.candidates, link.verdict.probability, request.context,
@@ -363,10 +391,10 @@ class NseenLinker(Pipe):
             write_links(doc, prediction, xrefs, self.primary_xref)
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-        """Micro P/R/F of (span, kb_id) on the gold entities (spaCy's `Scorer.score_links`)."""
-        from spacy.scorer import Scorer
-
-        return Scorer.score_links(examples, negative_labels=[""], **kwargs)
+        """RETURNS (Dict[str, Any]): the configured scorer's figures (default: micro P/R/F of (span, kb_id))."""
+        if self.scorer is None:
+            raise ValueError(f"{self.name}: no scorer is configured ([components.{self.name}.scorer])")
+        return self.scorer(examples, **kwargs)
 
     def displacy_options(self) -> Dict[str, str]:
         """RETURNS (Dict[str, str]): options for `displacy.render(doc, style="ent", options=...)` with entry links

@@ -4,7 +4,7 @@ HYPOTHESIS_PROFILE=ci, so CI draws the same examples on every run (a red CI is t
 local runs draw new ones and so keep finding counterexamples, which go into the tests as `@example`."""
 import os
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 import spacy
@@ -17,6 +17,7 @@ from thinc.api import Model
 from spacy_nseen.encoder.weights_io import save_encoder
 from spacy_nseen.encoder.layer import ARCHITECTURE, build_char_bilstm_encoder
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.parts.legacy import is_legacy_config, upgrade_linker_config
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.training.siamese import TrainingSettings, train_on_reference_set
 from spacy_nseen.text.variants import same_name_variants
@@ -123,6 +124,12 @@ def fresh_toy_linker(linker_dirs: Dict[str, Path]) -> KnowledgeBaseLinker:
     return KnowledgeBaseLinker.from_disk(linker_dirs["uniprot"])
 
 
+def linker_config(config: Dict[str, Any]) -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): an `nseen_linker` config; the tests write most settings in 0.1.0's flat shape
+    (`threshold=0.5`, `kbs={"PROTEIN": "uniprot"}`), which `upgrade_linker_config` puts into the blocks."""
+    return upgrade_linker_config(config) if is_legacy_config(config) else config
+
+
 def encoder_block() -> Dict[str, object]:
     """The component's [encoder] block for the toy encoder."""
     return {"@architectures": ARCHITECTURE, **TOY_ENCODER}
@@ -139,7 +146,7 @@ def make_nlp(linker_dirs: Dict[str, Path]) -> Callable[..., Language]:
 
     def make(initialize: bool = True, **config) -> Language:
         nlp = spacy.blank("en")
-        config = {"kbs": {"PROTEIN": "uniprot", "CHEMICAL": "chebi"}, "encoder": encoder_block(), **config}
+        config = linker_config({"kbs": {"PROTEIN": "uniprot", "CHEMICAL": "chebi"}, "encoder": encoder_block(), **config})
         pipe = nlp.add_pipe("nseen_linker", config=config)
         if initialize:
             nlp.config["initialize"]["components"]["nseen_linker"] = {

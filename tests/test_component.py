@@ -77,7 +77,7 @@ def test_routing_labels_to_reference_sets(make_nlp, make_doc):
 
 def test_default_kbs_is_empty_so_nothing_is_added_to_a_users_mapping():
     nlp = spacy.blank("en")
-    pipe = nlp.add_pipe("nseen_linker", config={"kbs": {"GENE": "uniprot"}})
+    pipe = nlp.add_pipe("nseen_linker", config={"kbs": {"uniprot": {"labels": ["GENE"]}}})
     assert pipe.kbs == {"GENE": "uniprot"}
     with pytest.raises(NotInitializedError, match="kbs"):
         spacy.blank("en").add_pipe("nseen_linker")(spacy.blank("en")("x"))
@@ -268,11 +268,15 @@ def test_spacy_assemble(make_nlp, make_doc, linker_dirs, tmp_path):
 
 def test_config_validation():
     nlp = spacy.blank("en")
-    with pytest.raises(ValueError, match="mode"):
+    with pytest.raises(ValueError, match="query_form"):
+        nlp.add_pipe("nseen_linker", config={"ranker": {"@misc": "spacy_nseen.HybridRanker.v1", "query_form": "klingon"}})
+    with pytest.raises(ValueError, match="mode"):  # 0.1.0's flat settings: spaCy's validation names them
         nlp.add_pipe("nseen_linker", config={"mode": "sparse"})
+    with pytest.raises(ValueError, match="upgrade-config"):
+        nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot"}})
     with pytest.raises(ValueError, match="top_k"):
         nlp.add_pipe("nseen_linker", config={"top_k": 0})
-    empty = nlp.add_pipe("nseen_linker", name="empty", config={"kbs": {"PROTEIN": "", "CHEMICAL": ""}})
+    empty = nlp.add_pipe("nseen_linker", name="empty", config={"kbs": {}})
     with pytest.raises(ValueError, match="kbs"):
         empty.initialize(lambda: [], nlp=nlp)
     with pytest.raises(Exception, match="top_k"):
@@ -307,14 +311,19 @@ def test_kb_settings_change_one_reference_set_only(make_nlp, tmp_path):
     assert loaded.linkers["chebi"].settings == chebi and loaded.linkers["uniprot"].settings == uniprot
 
 
-@pytest.mark.parametrize("kb_settings,message", [
-    ({"chebi": {"fuzzy_wieght": 0.2}}, "unknown settings"),
-    ({"chebi": {"fuzzy_weight": 2.0}}, "kb_settings\\['chebi'\\]"),
-    ({"uniprot": {"query_form": "klingon"}}, "kb_settings.*uniprot.*query_form"),  # by spaCy's config validation
+HYBRID = "spacy_nseen.HybridRanker.v1"
+
+
+@pytest.mark.parametrize("ranker,message", [
+    ({"@misc": HYBRID, "fuzzy_wieght": 0.2}, "ranker -> fuzzy_wieght"),  # by spaCy's config validation
+    ({"@misc": HYBRID, "fuzzy_weight": 2.0}, "ranker: fuzzy_weight"),
+    ({"@misc": HYBRID, "query_form": "klingon"}, "ranker -> query_form"),
+    ({"fuzzy_weight": 0.2}, "kbs.chebi.ranker must be a registered ranker block"),
 ])
-def test_bad_kb_settings_fail_when_the_pipe_is_created(make_nlp, kb_settings, message):
+def test_a_bad_ranker_of_one_set_fails_when_the_pipe_is_created(make_nlp, ranker, message):
+    kbs = {"uniprot": {"labels": ["PROTEIN"]}, "chebi": {"labels": ["CHEMICAL"], "ranker": ranker}}
     with pytest.raises(ValueError, match=message):
-        make_nlp(initialize=False, kb_settings=kb_settings)
+        make_nlp(initialize=False, kbs=kbs)
 
 
 def test_expand_abbreviations_links_a_short_form_through_its_long_form(make_nlp, make_doc):
@@ -397,5 +406,6 @@ def test_kb_url_templates_give_each_reference_set_its_entry_pages(make_nlp, make
 
 
 def test_a_kb_url_template_without_a_placeholder_fails_when_the_pipe_is_created(make_nlp):
-    with pytest.raises(ValueError, match="kb_url_templates\\['chebi'\\]"):
-        make_nlp(initialize=False, kb_url_templates={"chebi": "https://example.org/"})
+    kbs = {"uniprot": {"labels": ["PROTEIN"]}, "chebi": {"labels": ["CHEMICAL"], "url_template": "https://example.org/"}}
+    with pytest.raises(ValueError, match="kbs.chebi.url_template must contain"):
+        make_nlp(initialize=False, kbs=kbs)

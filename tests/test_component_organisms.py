@@ -11,6 +11,7 @@ from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
 from spacy_nseen.reference.reference_set import ReferenceSet
 from multi_organism_rows import MOUSE, ROWS, TAXA, YEAST, HUMAN
+from spacy_nseen.parts.legacy import upgrade_linker_config
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def make_nlp(multi_dir: Path, toy_encoder_block: Dict[str, object]):
 
 def build_nlp(multi_dir: Path, block: Dict[str, object], **config) -> spacy.language.Language:
     nlp = spacy.blank("en")
-    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "GENE": "uniprot"}, "encoder": block, **config})
+    nlp.add_pipe("nseen_linker", config=upgrade_linker_config({"kbs": {"PROTEIN": "uniprot", "GENE": "uniprot"}, "encoder": block, **config}))
     nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}}
     nlp.initialize()
     return nlp
@@ -84,7 +85,8 @@ def test_nil_model_probability_is_the_score_and_threshold_applies(multi_dir: Pat
     path = tmp_path / "nil.json"
     NilModel(weights).to_disk(path)
     nlp = spacy.blank("en")
-    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot"}, "encoder": toy_encoder_block, "threshold": 0.5})
+    nlp.add_pipe("nseen_linker", config={"kbs": {"uniprot": {"labels": ["PROTEIN"]}}, "encoder": toy_encoder_block,
+                                         "decision": {"@misc": "spacy_nseen.NilDecision.v1", "threshold": 0.5}})
     nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}, "nil_models": {"uniprot": str(path)}}
     nlp.initialize()
     exact = nlp(protein_doc(nlp, "TP53 levels.", "TP53")).ents[0]
@@ -99,10 +101,12 @@ def test_nil_model_probability_is_the_score_and_threshold_applies(multi_dir: Pat
 
 
 def test_organism_settings_are_validated(make_nlp) -> None:
-    with pytest.raises(ValueError, match="organism_settings"):
-        make_nlp(organism_settings={"no_such_weight": 1.0})
-    with pytest.raises(ValueError, match="organisms"):
-        make_nlp(organisms=[-1])
+    with pytest.raises(ValueError, match="organisms -> no_such_weight"):
+        make_nlp(organisms={"@misc": "spacy_nseen.OrganismAssigner.v1", "no_such_weight": 1.0})
+    with pytest.raises(ValueError, match="organisms: allowed must be NCBI taxon ids"):
+        make_nlp(organisms={"@misc": "spacy_nseen.OrganismAssigner.v1", "allowed": [-1]})
+    with pytest.raises(ValueError, match="organisms: allowed must be NCBI taxon ids"):
+        make_nlp(organisms=[-1])  # 0.1.0's list, upgraded
 
 
 def test_the_figure_panels_of_a_split_caption_are_read(make_nlp) -> None:

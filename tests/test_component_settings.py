@@ -1,40 +1,39 @@
-"""Every setting of `nseen_linker` is a typed config setting, round-trips through `to_disk` → `spacy.load`, and
-the component's config is the one source of truth for the linkers' settings."""
+"""Every setting of `nseen_linker` is a typed config setting of a registered part, round-trips through `to_disk` →
+`spacy.load`, a part can be swapped through the config alone, and the component's config is the one source of truth
+for the linkers' settings."""
 import json
-import re
-from pathlib import Path
+from typing import List, Optional, Sequence
 
 import numpy
 import pytest
 import spacy
-from spacy.util import ConfigValidationError
+from spacy.util import ConfigValidationError, registry
 
 from spacy_nseen.errors import ArtifactError
+from spacy_nseen.linker.candidate import Candidate
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.settings import IndexSettings, LinkerSettings
+from spacy_nseen.linker.signals.base import Verdict
+from spacy_nseen.organisms.ranking import OrganismContext
+from spacy_nseen.parts.decision import LinkDecision
+from spacy_nseen.parts.ranker import Ranker, make_hybrid_ranker
 
-README = Path(__file__).parent.parent / "README.md"
 WORDS = ["FOXP2", "binds", "caffeine", "and", "PLCγ2", "with", "water", "and", "H2O", "or", "glucose", "rapamycin"]
 ENTS = [(0, 1, "PROTEIN"), (2, 3, "CHEMICAL"), (4, 5, "PROTEIN"), (6, 7, "CHEMICAL"), (8, 9, "CHEMICAL"),
         (10, 11, "CHEMICAL"), (11, 12, "CHEMICAL")]
-# A value other than the default for every search setting (global), and typed per reference set changes.
-CHANGED = {"n_candidates": 7, "exact_match": True, "sparse_weight": 0.3, "cache_size": 11, "fuzzy_weight": 0.15,
-           "sparse_max_df": 0.5, "token_weight": 0.25, "exact_short_cut": False, "search_threads": 2,
-           "exact_kind_priority": "hgnc", "exact_tie_break": "names", "query_form": "spelled_greek",
-           "exact_fill": "sparse", "organism_weight": 0.2, "organism_min_confidence": 0.5,
-           "n_trees": 20, "search_k": 300, "seed": 0, "build_precision": "fp32"}
-KB_CHANGES = {"chebi": {"exact_tie_break": "prior", "exact_fill": "char", "exact_short_cut": True, "fuzzy_weight": 0.0},
-              "uniprot": {"query_form": "ascii_dashes", "token_weight": 0.1}}
-
-
-def readme_config_settings():
-    """The setting names of the README's config table (a row may name several: `n_trees`, `search_k`, `seed`)."""
-    text = README.read_text(encoding="utf8")
-    table = text[text.index("### Config"):text.index("The hybrid score of a candidate")]
-    names = []
-    for line in table.splitlines():
-        if line.startswith("| `"):
-            names.extend(re.findall(r"`([a-z_]+)`", line.split("|")[1]))
-    return names
+HYBRID = "spacy_nseen.HybridRanker.v1"
+TOP_LEVEL = {"factory", "encoder", "kbs", "ranker", "index", "organisms", "decision", "scorer", "top_k", "overwrite",
+             "batch_size"}
+# A value other than the default for every ranker and index setting, and each set's own ranker.
+RANKER = {"@misc": HYBRID, "n_candidates": 7, "exact_match": True, "sparse_weight": 0.3, "cache_size": 11,
+          "fuzzy_weight": 0.15, "sparse_max_df": 0.5, "token_weight": 0.25, "exact_short_cut": False,
+          "exact_tie_break": "names", "query_form": "spelled_greek", "organism_weight": 0.2,
+          "organism_min_confidence": 0.5}
+INDEX = {"@misc": "spacy_nseen.AnnoyIndex.v1", "n_trees": 20, "search_k": 300, "seed": 0, "build_precision": "fp32",
+         "search_threads": 2}
+KBS = {"uniprot": {"labels": ["PROTEIN"], "ranker": {**RANKER, "query_form": "ascii_dashes", "token_weight": 0.1}},
+       "chebi": {"labels": ["CHEMICAL"], "ranker": {**RANKER, "exact_tie_break": "prior", "exact_short_cut": True,
+                                                     "fuzzy_weight": 0.0}}}
 
 
 def links(nlp, make_doc):
@@ -42,34 +41,34 @@ def links(nlp, make_doc):
     return [(e.text, e.kb_id_, e._.kb_score, e._.kb_candidates) for e in doc.ents]
 
 
-def test_every_setting_the_readme_documents_is_a_config_setting(make_nlp):
-    documented = readme_config_settings()
-    assert {"exact_fill", "query_form", "exact_tie_break", "exact_kind_priority", "search_k", "n_trees"} <= set(documented)
-    nlp = make_nlp(initialize=False)
-    block = nlp.config["components"]["nseen_linker"]
-    assert sorted(set(documented) - set(block)) == []
-    # the command of the issue, and each documented setting reaches the linker's settings
-    nlp = make_nlp(initialize=False, exact_fill="sparse", query_form="spelled_greek", exact_tie_break="names",
-                   exact_kind_priority="hgnc")
-    pipe = nlp.get_pipe("nseen_linker")
-    assert (pipe.settings.exact_fill, pipe.settings.query_form, pipe.settings.exact_tie_break,
-            pipe.settings.exact_kind_priority) == ("sparse", "spelled_greek", "names", "hgnc")
+def test_the_config_has_ten_settings_each_part_a_registered_block(make_nlp):
+    block = make_nlp(initialize=False).config["components"]["nseen_linker"]
+    assert set(block) == TOP_LEVEL
+    assert block["ranker"]["@misc"] == HYBRID and block["index"]["@misc"] == "spacy_nseen.AnnoyIndex.v1"
+    assert block["organisms"]["@misc"] == "spacy_nseen.OrganismAssigner.v1"
+    assert block["decision"]["@misc"] == "spacy_nseen.NilDecision.v1"
+    assert block["scorer"]["@scorers"] == "spacy_nseen.linker_scorer.v1"
 
 
 def test_the_defaults_are_those_of_the_settings_types(make_nlp):
-    block = make_nlp(initialize=False).config["components"]["nseen_linker"]
-    for name, value in {**LinkerSettings().to_dict(), **IndexSettings().__dict__}.items():
-        assert block[name] == value, name
-    pipe = make_nlp(initialize=False).get_pipe("nseen_linker")
-    assert pipe.search_k == 500 and pipe.n_trees == 20  # was -1 in NseenLinker.__init__
+    nlp = make_nlp(initialize=False)
+    block = nlp.config["components"]["nseen_linker"]
+    for name, value in make_hybrid_ranker().search.items():
+        assert block["ranker"][name] == value == getattr(LinkerSettings(), name), name
+    for name, value in IndexSettings().__dict__.items():
+        assert block["index"][name] == value, name
+    pipe = nlp.get_pipe("nseen_linker")
+    assert pipe.settings == LinkerSettings() and pipe.search_k == 500 and pipe.n_trees == 20
 
 
 @pytest.mark.parametrize("config,pattern", [
-    ({"exact_fill": "all"}, r"nseen_linker -> exact_fill"),
-    ({"query_form": "klingon"}, r"nseen_linker -> query_form"),
-    ({"exact_kind_priority": "hgnc2"}, r"nseen_linker -> exact_kind_priority"),
-    ({"n_candidates": "many"}, r"nseen_linker -> n_candidates"),
-    ({"kb_settings": {"chebi": {"exact_tie_break": "random"}}}, r"kb_settings.*chebi.*exact_tie_break"),
+    ({"ranker": {"@misc": HYBRID, "query_form": "klingon"}}, r"ranker -> query_form"),
+    ({"ranker": {"@misc": HYBRID, "n_candidates": "many"}}, r"ranker -> n_candidates"),
+    ({"ranker": {"@misc": HYBRID, "exact_fill": "sparse"}}, r"ranker -> exact_fill\tunexpected argument"),  # an ablation
+    ({"decision": {"@misc": "spacy_nseen.NilDecision.v1", "threshold": "high"}}, r"decision -> threshold"),
+    ({"index": {"@misc": "spacy_nseen.AnnoyIndex.v1", "build_precision": "fp8"}}, r"index -> build_precision"),
+    ({"kbs": {"chebi": {"labels": ["CHEMICAL"], "ranker": {"@misc": HYBRID, "exact_tie_break": "random"}}}},
+     r"ranker -> exact_tie_break"),
 ])
 def test_bad_types_fail_in_spacys_config_validation_naming_the_setting(make_nlp, config, pattern):
     with pytest.raises(ConfigValidationError, match=pattern):
@@ -77,10 +76,47 @@ def test_bad_types_fail_in_spacys_config_validation_naming_the_setting(make_nlp,
 
 
 def test_bad_ranges_name_the_setting(make_nlp):
-    with pytest.raises(ValueError, match=r"nseen_linker: fuzzy_weight must be in \[0, 1 - sparse_weight\]"):
-        make_nlp(initialize=False, fuzzy_weight=2.0)
-    with pytest.raises(ValueError, match=r"nseen_linker: n_trees must be at least 1"):
-        make_nlp(initialize=False, n_trees=0)
+    with pytest.raises(ValueError, match=r"ranker: fuzzy_weight must be in \[0, 1 - sparse_weight\]"):
+        make_nlp(initialize=False, ranker={"@misc": HYBRID, "fuzzy_weight": 2.0})
+    with pytest.raises(ValueError, match=r"n_trees must be at least 1"):
+        make_nlp(initialize=False, index={"@misc": "spacy_nseen.AnnoyIndex.v1", "n_trees": 0})
+    with pytest.raises(ValueError, match=r"kbs.chebi.labels must be a non-empty list"):
+        make_nlp(initialize=False, kbs={"chebi": {"labels": []}})
+    with pytest.raises(ValueError, match=r"'CHEMICAL' is already linked to 'chebi'"):
+        make_nlp(initialize=False, kbs={"chebi": {"labels": ["CHEMICAL"]}, "other": {"labels": ["CHEMICAL"]}})
+
+
+class NeverLink(LinkDecision):
+    """A user's decision: every mention stays unlinked, its candidates kept."""
+
+    def verdicts(self, linker: KnowledgeBaseLinker, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
+                 contexts: Sequence[Optional[OrganismContext]]) -> List[Verdict]:
+        return [Verdict(None, c[0].score if c else None, False) for c in results]
+
+
+@registry.misc("test_settings.NeverLink.v1")
+def make_never_link() -> LinkDecision:
+    return NeverLink()
+
+
+@registry.misc("test_settings.ExactOnly.v1")
+def make_exact_only(n_candidates: int = 3) -> Ranker:
+    """A user's ranker: the hybrid ranking with the lexical signals off and few candidates."""
+    return Ranker("hybrid", {**make_hybrid_ranker().search, "n_candidates": n_candidates, "token_weight": 0.0,
+                             "sparse_weight": 0.0})
+
+
+def test_a_user_registered_decision_and_ranker_are_swapped_in_through_the_config_alone(make_nlp, make_doc, tmp_path):
+    default = links(make_nlp(), make_doc)
+    assert any(kb_id for _, kb_id, _, _ in default)
+    nlp = make_nlp(decision={"@misc": "test_settings.NeverLink.v1"}, ranker={"@misc": "test_settings.ExactOnly.v1"})
+    pipe = nlp.get_pipe("nseen_linker")
+    assert isinstance(pipe.decision_for("chebi"), NeverLink) and pipe.settings_for("uniprot").n_candidates == 3
+    swapped = links(nlp, make_doc)
+    assert [kb_id for _, kb_id, _, _ in swapped] == [""] * len(swapped)
+    assert [c for _, _, _, c in swapped] != [None] * len(swapped)  # candidates are still written
+    nlp.to_disk(tmp_path / "pipeline")  # the parts are named in the saved config and come back with spacy.load
+    assert links(spacy.load(tmp_path / "pipeline"), make_doc) == swapped
 
 
 @pytest.fixture
@@ -102,18 +138,21 @@ def initialized(make_nlp, linker_dirs, star_file, **config):
 
 
 def test_every_setting_survives_to_disk_and_spacy_load_with_identical_links(make_nlp, make_doc, linker_dirs, star_file, tmp_path):
-    nlp = initialized(make_nlp, linker_dirs, star_file, **CHANGED, kb_settings=KB_CHANGES)
+    nlp = initialized(make_nlp, linker_dirs, star_file, ranker=RANKER, index=INDEX, kbs=KBS)
     pipe = nlp.get_pipe("nseen_linker")
     assert pipe.linkers["chebi"].settings.exact_tie_break == "prior"
-    assert pipe.linkers["uniprot"].settings == LinkerSettings(**{**{k: v for k, v in CHANGED.items() if k in LinkerSettings().to_dict()}, **KB_CHANGES["uniprot"]})
+    uniprot = {k: v for k, v in KBS["uniprot"]["ranker"].items() if k != "@misc"}
+    assert pipe.linkers["uniprot"].settings == LinkerSettings(**uniprot, search_threads=2)
     before = links(nlp, make_doc)
     assert any(c for _, _, _, c in before)
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
     block = loaded.config["components"]["nseen_linker"]
-    for name, value in CHANGED.items():
-        assert block[name] == value, name
-    assert {kb: {k: v for k, v in changes.items() if v is not None} for kb, changes in block["kb_settings"].items()} == KB_CHANGES
+    for part, values in (("ranker", RANKER), ("index", INDEX)):
+        for name, value in values.items():
+            assert block[part][name] == value, (part, name)
+    for kb, values in KBS.items():
+        assert {k: block["kbs"][kb]["ranker"][k] for k in values["ranker"]} == values["ranker"], kb
     loaded_pipe = loaded.get_pipe("nseen_linker")
     for kb in ("uniprot", "chebi"):
         assert loaded_pipe.linkers[kb].settings == pipe.linkers[kb].settings, kb
@@ -129,7 +168,7 @@ def test_the_prior_tie_break_orders_exact_matches_after_spacy_load(make_nlp, mak
     root = tmp_path / "ties"
     (root / "kb.tsv").parent.mkdir()
     (root / "stars.tsv").write_text("kb_id\tstar\nCHEBI:15377\t1\nCHEBI:17234\t3\n", encoding="utf8")
-    nlp = make_nlp(initialize=False, kbs={"CHEMICAL": "chebi"}, kb_settings={"chebi": {"exact_tie_break": "prior"}})
+    nlp = make_nlp(initialize=False, kbs={"chebi": {"labels": ["CHEMICAL"], "ranker": {"@misc": HYBRID, "exact_tie_break": "prior"}}})
     pipe = nlp.get_pipe("nseen_linker")
     pipe.initialize(lambda: [], nlp=nlp, linkers={"chebi": str(linker_dirs["chebi"])},
                     entity_priors={"chebi": f"{root / 'stars.tsv'}:star"})
@@ -143,11 +182,11 @@ def test_the_prior_tie_break_orders_exact_matches_after_spacy_load(make_nlp, mak
 
 
 def test_a_prior_tie_break_without_a_prior_fails_at_load_naming_the_file(make_nlp, linker_dirs, tmp_path):
-    nlp = make_nlp(initialize=False, kbs={"CHEMICAL": "chebi"}, exact_tie_break="prior")
+    nlp = make_nlp(initialize=False, kbs={"chebi": {"labels": ["CHEMICAL"]}}, ranker={"@misc": HYBRID, "exact_tie_break": "prior"})
     with pytest.raises(ArtifactError, match=r"entity_prior.npz.*exact_tie_break='prior' for 'chebi' needs the entity prior"):
         nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, linkers={"chebi": str(linker_dirs["chebi"])})
     # a pipeline saved before priors were saved: spacy.load says which file is missing and what to do
-    nlp = make_nlp(initialize=False, kbs={"CHEMICAL": "chebi"})
+    nlp = make_nlp(initialize=False, kbs={"chebi": {"labels": ["CHEMICAL"]}})
     nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, linkers={"chebi": str(linker_dirs["chebi"])})
     nlp.to_disk(tmp_path / "old")
     config = (tmp_path / "old" / "config.cfg").read_text(encoding="utf8")
@@ -157,13 +196,14 @@ def test_a_prior_tie_break_without_a_prior_fails_at_load_naming_the_file(make_nl
 
 
 def test_the_component_config_is_the_one_source_of_settings(make_nlp, make_doc, tmp_path):
-    nlp = make_nlp(kb_settings={"chebi": {"fuzzy_weight": 0.2}})
+    nlp = make_nlp(kbs={"uniprot": {"labels": ["PROTEIN"]},
+                        "chebi": {"labels": ["CHEMICAL"], "ranker": {"@misc": HYBRID, "fuzzy_weight": 0.2}}})
     before = links(nlp, make_doc)
     nlp.to_disk(tmp_path / "pipeline")
     meta_path = tmp_path / "pipeline" / "nseen_linker" / "kb_chebi" / "linker.json"
     meta = json.loads(meta_path.read_text(encoding="utf8"))
     assert meta["settings"]["fuzzy_weight"] == 0.2  # the record agrees with the config it was saved from
-    meta["settings"].update(fuzzy_weight=0.0, sparse_weight=0.9, token_weight=0.0, exact_fill="char")
+    meta["settings"].update(fuzzy_weight=0.0, sparse_weight=0.9, token_weight=0.0, exact_fill="char")  # a stale record
     meta_path.write_text(json.dumps(meta), encoding="utf8")
     loaded = spacy.load(tmp_path / "pipeline")
     assert loaded.get_pipe("nseen_linker").linkers["chebi"].settings.fuzzy_weight == 0.2

@@ -51,6 +51,6 @@ def build_kb(
     added = f" (+{n_short_forms:,} short forms)" if short_forms else ""
     print(f"build-kb: {n_names:,} names{added} of {reference.n_entities:,} entities indexed as '{kb_name}' in "
           f"{stats['seconds']} s -> {output}")
-    print(f"Use it: nlp.add_pipe(\"nseen_linker\", config={{\"kbs\": {{\"LABEL\": \"{kb_name}\"}}, "
+    print(f"Use it: nlp.add_pipe(\"nseen_linker\", config={{\"kbs\": {{\"{kb_name}\": {{\"labels\": [\"LABEL\"]}}}}, "
           f"\"encoder\": spacy_nseen.encoder_block(\"{output}\")}}), then initialize it with "
           f"linkers={{\"{kb_name}\": \"{output}\"}}")

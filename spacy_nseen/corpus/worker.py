@@ -61,9 +61,19 @@ def load_pipeline(name: str, n_threads: Optional[int] = None) -> Language:
     if name not in _PIPELINES:
         import spacy
 
+        from spacy.util import ConfigValidationError
+
+        from ..parts.legacy import legacy_hint
+
         if n_threads is not None:
             limit_threads(n_threads)
-        _PIPELINES[name] = spacy.load(name)
+        try:
+            _PIPELINES[name] = spacy.load(name)
+        except ConfigValidationError as err:
+            hint = legacy_hint(err)
+            if not hint:
+                raise
+            raise ConfigValidationError(desc=f"{name}: {hint}") from None
     return _PIPELINES[name]
 
 

@@ -24,7 +24,7 @@ signal alone (the paper's retrieval).
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
    an epitope tag or reporter name (`HA`, `GFP`) is never kept.
 """
-from typing import TYPE_CHECKING, List, NamedTuple, Optional, Sequence
+from typing import List, NamedTuple, Optional, Sequence
 
 import numpy
 
@@ -35,6 +35,7 @@ from ..text.tag_names import is_tag_name
 from ..text.lines import strings_at
 from .candidate import Candidate
 from .exact_ranking import kind_classes
+from .linker_parts import LinkerParts
 from .settings import LinkerSettings
 from .signals import DECISIONS, SCORING_SIGNALS, Queries, Verdict, verdict
 from .signals.char_tfidf import CharTfidfSignal
@@ -43,8 +44,6 @@ from .signals.exact import ExactTier
 from .signals.organism import OrganismSignal
 from .signals.relational import RelationalNameSignal
 
-if TYPE_CHECKING:  # the linker imports this module
-    from .kb_linker import KnowledgeBaseLinker
 
 
 class Weighted(NamedTuple):
@@ -65,7 +64,7 @@ class Fusion:
     decision (Optional[Decision]): the decision stage in use (the first registered one available), or None.
     """
 
-    def __init__(self, linker: "KnowledgeBaseLinker", settings: LinkerSettings, mode: str) -> None:
+    def __init__(self, linker: LinkerParts, settings: LinkerSettings, mode: str) -> None:
         self.linker = linker
         self.settings = settings
         self.mode = mode
@@ -81,7 +80,7 @@ class Fusion:
             dense_weight -= weighted.weight
         self.dense_weight = dense_weight
         self.dense = DenseSignal(linker.index, linker.encode, settings.search_threads)
-        self.exact = ExactTier(linker.exact_names, reference, settings.exact_kind_priority, linker._entity_priors) \
+        self.exact = ExactTier(linker.exact_names, reference, settings.exact_kind_priority, linker.tie_break_priors) \
             if hybrid and settings.exact_match else None
         self.organism = OrganismSignal(reference.entity_taxa, reference.name_entity, settings.organism_weight,
                                        settings.organism_min_confidence,
@@ -116,7 +115,7 @@ class Fusion:
             for weighted in sorted(self.signals, key=lambda w: w.signal.pool_order):
                 found.append(weighted.signal.candidates(queries, searched, settings.n_candidates))
         else:
-            self.dense._state(queries)  # encodes the mentions with several exact matches
+            self.dense.encoded(queries)  # encodes the mentions with several exact matches
         for lists in found:
             if lists is None:
                 continue
@@ -198,7 +197,7 @@ class Fusion:
 
     def exact_names_tier(self) -> ExactTier:
         return self.exact if self.exact is not None else ExactTier(
-            self.linker.exact_names, self.linker.reference_set, self.settings.exact_kind_priority, self.linker._entity_priors)
+            self.linker.exact_names, self.linker.reference_set, self.settings.exact_kind_priority, self.linker.tie_break_priors)
 
     def fill_candidates(self, pool: List[int], scores: numpy.ndarray, exact: List[Candidate], top_k: int) -> List[Candidate]:
         """The best entities of a fill pool (by score, then name row) not among `exact`, up to top_k in all."""

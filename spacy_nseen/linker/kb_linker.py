@@ -11,7 +11,7 @@ decision, `signals.nil`).
 import copy
 from collections import OrderedDict
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 from thinc.api import Model
@@ -30,7 +30,7 @@ from ..retrieval.name_index import AnnoyNameIndex
 from ..retrieval.char_tfidf import CharNgramTfidf
 from .nil_decision import NilModel
 from .signals import Verdict
-from .signals.nil import TaxonLookup
+from .taxon_lookup import TaxonLookup
 from ..organisms.ranking import OrganismContext
 from ..organisms.orthologs import OrthologTable
 from ..retrieval.word_tfidf import NameTokenIndex
@@ -41,6 +41,9 @@ MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
 # (See `exact_ranking` for the other tables and the `exact_kind_priority` / `exact_tie_break` settings.)
 KIND_PRIORITY = {k: v for k, v in KIND_PRIORITIES["default"].items() if k != "*"}
+# The attributes the ranking (`Fusion`) is made from: replacing one makes it again.
+RANKED_BY = frozenset({"settings", "encoder", "encode", "reference_set", "index", "tfidf", "tokens", "exact_names", "nil_model",
+                       "entity_prior"})
 
 
 class KnowledgeBaseLinker:
@@ -215,7 +218,8 @@ class KnowledgeBaseLinker:
             table = self._orthologs = OrthologTable(self.reference_set)
         return table
 
-    def _taxon_lookup(self) -> "TaxonLookup":
+    def taxon_lookup(self) -> TaxonLookup:
+        """RETURNS (TaxonLookup): kb_id → taxon of this reference set (built on first use)."""
         lookup = getattr(self, "_taxa_by_id", None)
         if lookup is None:
             lookup = self._taxa_by_id = TaxonLookup(self.reference_set)
@@ -230,8 +234,18 @@ class KnowledgeBaseLinker:
             self._cache.popitem(last=False)
 
     def fusion(self, mode: str = "hybrid") -> Fusion:
-        """RETURNS (Fusion): this linker's signals and how they combine, for its current settings and a mode."""
-        return Fusion(self, self.settings, mode)
+        """RETURNS (Fusion): this linker's signals and how they combine, for its current settings and a mode
+        (made once, and again only when a part it reads is replaced: `RANKED_BY`)."""
+        fusions: Dict[str, Fusion] = self.__dict__.setdefault("_fusions", {})
+        found = fusions.get(mode)
+        if found is None:
+            found = fusions[mode] = Fusion(self, self.settings, mode)
+        return found
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in RANKED_BY:  # the ranking is made again from the new part at the next link
+            object.__setattr__(self, "_fusions", {})
 
     def _link_distinct(
         self, mentions: List[str], top_k: int, mode: str, contexts: Optional[List[Optional[OrganismContext]]] = None
@@ -244,7 +258,8 @@ class KnowledgeBaseLinker:
         """Names → entities by the fusion's rank keys (see `Fusion.collapse`)."""
         return self.fusion("hybrid").collapse(pool, scores, exact, top_k, context, mention)
 
-    def _entity_priors(self) -> Optional[numpy.ndarray]:
+    def tie_break_priors(self) -> Optional[numpy.ndarray]:
+        """RETURNS (Optional[numpy.ndarray]): per entity, the prior of `exact_tie_break` (None for "score")."""
         tie_break = self.settings.exact_tie_break
         if tie_break == "prior":
             return entity_priors(self.reference_set, tie_break, self.entity_prior)

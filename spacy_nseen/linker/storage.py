@@ -18,7 +18,7 @@ before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.np
 import json
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy
 from thinc.api import Model
@@ -31,6 +31,7 @@ from ..retrieval.exact_names import ExactNameIndex
 from .settings import LinkerSettings
 from ..retrieval.name_index import AnnoyNameIndex
 from ..retrieval.page_advice import prefetch
+from .linker_parts import LinkerParts
 from .nil_decision import NIL_MODEL_FILE, NilModel
 from ..reference.xref_table import XREF_TABLE_FILE, load_xref_table, save_xref_table
 from ..reference.xrefs import XREFS_FILE, read_xrefs
@@ -38,8 +39,6 @@ from ..retrieval.char_tfidf import CharNgramTfidf
 from ..retrieval.word_tfidf import NameTokenIndex
 from ..reference.reference_set import ReferenceSet
 
-if TYPE_CHECKING:  # the linker imports this module
-    from .kb_linker import KnowledgeBaseLinker
 
 META_FILE = "linker.json"
 REFERENCE_FILE = "reference.tsv.gz"
@@ -54,7 +53,7 @@ ENTITY_PRIOR_FILE = "entity_prior.npz"
 RESAVE = "Save the linker again (nlp.to_disk or the project's index step), or copy its complete directory."
 
 
-def save_linker(linker: "KnowledgeBaseLinker", directory: Union[str, Path]) -> None:
+def save_linker(linker: LinkerParts, directory: Union[str, Path]) -> None:
     """Write every part of a linker into `directory` (created if needed)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -199,7 +198,7 @@ def load_entity_prior(path: Union[str, Path], n_entities: int) -> numpy.ndarray:
     return prior
 
 
-def check_prior(linker: "KnowledgeBaseLinker", path: Union[str, Path]) -> None:
+def check_prior(linker: LinkerParts, path: Union[str, Path]) -> None:
     """Fail at load, not at the first link, when `exact_tie_break="prior"` has no prior to read."""
     if linker.settings.exact_tie_break == "prior" and linker.entity_prior is None:
         raise ArtifactError(path, f"exact_tie_break='prior' for '{linker.name}' needs the entity prior, and the linker has "

@@ -18,6 +18,7 @@ from ..linker.candidate import Candidate
 from ..linker.kb_linker import KnowledgeBaseLinker
 from ..linker.signals import Verdict
 from ..linker.signals.nil import decision_features
+from ..parts.decision import LinkDecision
 from ..organisms.assign import OrganismAssigner
 from ..organisms.ranking import OrganismContext
 from ..text.abbreviation_lexicon import AbbreviationLexicon
@@ -98,14 +99,20 @@ def prepare_requests(
 
 
 def link_requests(linker: KnowledgeBaseLinker, requests: Sequence[Request], *, top_k: int, mode: str = "hybrid",
-                  threshold: float = 0.0) -> List[Linked]:
-    """RETURNS (List[Linked]): the requests of one reference set linked in one batch, and the decision on each."""
+                  decision: Optional[LinkDecision] = None, threshold: float = 0.0) -> List[Linked]:
+    """RETURNS (List[Linked]): the requests of one reference set linked in one batch, and the decision on each.
+
+    decision (Optional[LinkDecision]): decides each link (None: the linker's own verdicts at `threshold`).
+    """
     if not requests:
         return []
     texts = [linker.searched_form(r.text, r.long_form, r.guessed) for r in requests]
     contexts = [r.context for r in requests]
     results = linker.link(texts, top_k=top_k, mode=mode, organisms=contexts)
-    verdicts = linker.verdicts(texts, results, contexts, threshold)
+    if decision is None:
+        verdicts = linker.verdicts(texts, results, contexts, threshold)
+    else:
+        verdicts = decision.verdicts(linker, texts, results, contexts)
     return [Linked(r, c, v, t) for r, c, v, t in zip(requests, results, verdicts, texts)]
 
 

@@ -15,6 +15,6 @@ def link(linker_dir: Path, text: str, names: Sequence[str]) -> Doc:
     """Tag `names` as CELL_LINE (an entity ruler) and link them with the linker directory `linker_dir`."""
     nlp = spacy.blank("en")
     nlp.add_pipe("entity_ruler").add_patterns([{"label": "CELL_LINE", "pattern": n} for n in names])
-    nlp.add_pipe("nseen_linker", config={"kbs": {"CELL_LINE": "cells"}, "encoder": encoder_block(linker_dir)})
+    nlp.add_pipe("nseen_linker", config={"kbs": {"cells": {"labels": ["CELL_LINE"]}}, "encoder": encoder_block(linker_dir)})
     nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, linkers={"cells": str(linker_dir)})
     return nlp(text)

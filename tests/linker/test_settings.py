@@ -8,6 +8,7 @@ from spacy_nseen.linker.settings import (EXACT_FILLS, QUERY_FORMS, IndexSettings
                                          with_changes)
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from spacy_nseen.component import NseenLinker
+from spacy_nseen.parts.index import make_annoy_index
 import inspect
 
 
@@ -51,4 +52,5 @@ def test_one_source_of_index_defaults():
         params = inspect.signature(method).parameters
         assert (params["n_trees"].default, params["search_k"].default) == (20, 500)
     component = inspect.signature(NseenLinker.__init__).parameters
-    assert "search_k" not in component and component["index_settings"].default is None  # IndexSettings() inside
+    assert "search_k" not in component and component["index"].default is None  # the registered index's defaults
+    assert make_annoy_index().settings == defaults

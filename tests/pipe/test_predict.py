@@ -109,7 +109,8 @@ def test_link_requests_is_the_linker_and_its_decision(multi):
 
 def test_the_component_links_as_the_predict_path(multi, toy_encoder_block):
     nlp = spacy.blank("en")
-    pipe = nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot"}, "encoder": toy_encoder_block, "threshold": 0.5})
+    pipe = nlp.add_pipe("nseen_linker", config={"kbs": {"uniprot": {"labels": ["PROTEIN"]}}, "encoder": toy_encoder_block,
+                                                "decision": {"@misc": "spacy_nseen.NilDecision.v1", "threshold": 0.5}})
     pipe.add_linker(multi)
     doc = nlp.make_doc(TEXT)
     doc.ents = [doc.char_span(m.start, m.end, label="PROTEIN") for m in mentions_of("Cdc42", "TP53")]

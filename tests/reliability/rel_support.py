@@ -10,6 +10,7 @@ from thinc.api import Model
 
 from spacy_nseen.encoder.layer import ARCHITECTURE, build_char_bilstm_encoder
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.parts.legacy import is_legacy_config, upgrade_linker_config
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.training.siamese import TrainingSettings, train_on_reference_set
 
@@ -67,7 +68,8 @@ def make_pipeline(linkers: Dict[str, KnowledgeBaseLinker], with_ner: bool, **con
     nlp = spacy.blank("en")
     if with_ner:
         nlp.add_pipe("rel_whole_doc_entity")
-    pipe = nlp.add_pipe("nseen_linker", config={"kbs": KBS, "encoder": tiny_encoder_block(), **config})
+    config = {"kbs": KBS, "encoder": tiny_encoder_block(), **config}
+    pipe = nlp.add_pipe("nseen_linker", config=upgrade_linker_config(config) if is_legacy_config(config) else config)
     for linker in linkers.values():
         pipe.add_linker(linker)
     return nlp

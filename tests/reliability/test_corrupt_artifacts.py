@@ -20,6 +20,7 @@ from spacy_nseen.errors import ArtifactError
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.storage import INDEX_FILE, META_FILE, REFERENCE_FILE, TFIDF_FILE
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
+from spacy_nseen.parts.knowledge_bases import label_blocks
 
 
 def truncate(path: Path) -> None:
@@ -130,7 +131,7 @@ def test_an_encoder_of_another_shape_than_the_component_config(rel_linker_dirs, 
     directory = Path(shutil.copytree(rel_linker_dirs["uniprot"], tmp_path / "uniprot"))
     save_encoder(other_encoder(hidden_width=24), directory)
     nlp = spacy.blank("en")
-    nlp.add_pipe("nseen_linker", config={"kbs": KBS, "encoder": tiny_encoder_block()})
+    nlp.add_pipe("nseen_linker", config={"kbs": label_blocks(KBS), "encoder": tiny_encoder_block()})
     nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(directory), "chebi": str(rel_linker_dirs["chebi"])}}
     with pytest.raises(ArtifactError, match=r"hidden_width: saved 24 vs configured 16") as err:
         nlp.initialize()
@@ -223,7 +224,7 @@ def test_initialize_with_a_broken_encoder_or_reference_set(rel_linker_dirs, tmp_
 
     def initialize():
         nlp = spacy.blank("en")
-        nlp.add_pipe("nseen_linker", config={"kbs": KBS, "encoder": tiny_encoder_block()})
+        nlp.add_pipe("nseen_linker", config={"kbs": label_blocks(KBS), "encoder": tiny_encoder_block()})
         nlp.config["initialize"]["components"]["nseen_linker"] = {
             "encoders": {"uniprot": str(encoder_dir), "chebi": str(encoder_dir)},
             "reference_sets": {"uniprot": str(reference), "chebi": str(chebi)},

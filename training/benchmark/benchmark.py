@@ -75,46 +75,46 @@ def distinct_mentions(stream: Sequence[Dict[str, List[str]]], kb: str) -> List[s
     return list(dict.fromkeys(text for doc in stream for text in doc.get(kb, [])))
 
 
-def factory_config() -> Dict[str, Any]:
-    """RETURNS (Dict[str, Any]): `nseen_linker`'s default config (what a pipeline gets unless its config says
-    otherwise); the one place the benchmark reads the factory defaults."""
-    from spacy.language import Language
+def configured_linker(block: Optional[Dict[str, Any]] = None) -> Any:
+    """RETURNS (NseenLinker): an uninitialised `nseen_linker` made from a config block (None: the factory
+    defaults); the one place the benchmark reads the component's settings."""
+    import spacy
 
-    import spacy_nseen.component  # noqa: F401  (registers the factory)
-
-    return dict(Language.get_factory_meta("nseen_linker").default_config)
+    block = {k: v for k, v in (block or {}).items() if k != "factory"}
+    return spacy.blank("en").add_pipe("nseen_linker", config=block)
 
 
 def component_defaults() -> Tuple[LinkerSettings, int, str]:
     """RETURNS (Tuple[LinkerSettings, int, str]): the search settings, search_k and encoder precision of the
     factory defaults, which the benchmark gives every linker without a pipeline config."""
-    config = factory_config()
-    return LinkerSettings.from_dict(config), int(config["search_k"]), str(config["encoder"]["precision"])
+    from spacy_nseen.pipe.config import DEFAULT_ENCODER
+
+    pipe = configured_linker()
+    return pipe.settings, pipe.search_k, str(DEFAULT_ENCODER["precision"])
 
 
-def configured_settings(config_path: Optional[Path]) -> Tuple[LinkerSettings, int, str, Dict[str, Dict[str, Any]]]:
-    """The search settings, search_k, encoder precision and per reference set changes (`kb_settings`) of the
-    `nseen_linker` block of a pipeline config, filled in with the factory defaults (None: the defaults only)."""
-    settings, search_k, precision = component_defaults()
+def configured_settings(config_path: Optional[Path]) -> Tuple[LinkerSettings, int, str, Dict[str, LinkerSettings]]:
+    """The search settings, search_k and encoder precision of the `nseen_linker` block of a pipeline config, and
+    each reference set's own settings (its ranker and decision), filled in with the defaults (None: the defaults
+    only)."""
     if config_path is None:
-        return settings, search_k, precision, {}
+        return (*component_defaults(), {})
     from thinc.api import Config
 
-    block = Config().from_disk(config_path, interpolate=False)["components"]["nseen_linker"]
-    merged = {**settings.to_dict(), **{k: v for k, v in block.items() if k in settings.to_dict()}}
-    encoder = block.get("encoder", {})
-    return (LinkerSettings.from_dict(merged), int(block.get("search_k", search_k)), str(encoder.get("precision", precision)),
-            {kb: dict(changes) for kb, changes in block.get("kb_settings", {}).items()})
+    block = dict(Config().from_disk(config_path, interpolate=False)["components"]["nseen_linker"])
+    pipe = configured_linker(block)
+    precision = str(block.get("encoder", {}).get("precision", component_defaults()[2]))
+    return pipe.settings, pipe.search_k, precision, {kb: pipe.settings_for(kb) for kb in pipe.kb_names}
 
 
-def settings_for(kb: str, settings: LinkerSettings, kb_settings: Dict[str, Dict[str, Any]]) -> LinkerSettings:
-    """RETURNS (LinkerSettings): `settings` with the changes `kb_settings` gives the reference set `kb`."""
-    return replace(settings, **kb_settings.get(kb, {}))
+def settings_for(kb: str, settings: LinkerSettings, kb_settings: Dict[str, LinkerSettings]) -> LinkerSettings:
+    """RETURNS (LinkerSettings): the settings of the reference set `kb` (`settings` if it has none of its own)."""
+    return kb_settings.get(kb, settings)
 
 
 def component_build_precision() -> str:
     """RETURNS (str): the precision `nseen_linker` encodes reference names at when it builds an index."""
-    return str(factory_config()["build_precision"])
+    return str(configured_linker().build_precision)
 
 
 # Linking throughput ------------------------------------------------------------------------------------

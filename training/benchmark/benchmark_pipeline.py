@@ -41,11 +41,12 @@ def ruler_pipeline(mentions: Sequence[Mention], linker_dirs: Dict[str, Path], ne
     from spacy_nseen.encoder.weights_io import read_encoder_config
     from spacy_nseen.encoder.layer import ARCHITECTURE
 
-    from spacy_nseen.component import DEFAULT_ENCODER
+    from spacy_nseen.parts.knowledge_bases import label_blocks
+    from spacy_nseen.pipe.config import DEFAULT_ENCODER
 
     # the trained shape, and the component's default for everything else (precision, batch size)
     encoder = {**DEFAULT_ENCODER, "@architectures": ARCHITECTURE, **read_encoder_config(next(iter(linker_dirs.values())))}
-    kbs = {label: kb for label, kb in LABEL_KBS.items() if kb in linker_dirs}
+    kbs = label_blocks({label: kb for label, kb in LABEL_KBS.items() if kb in linker_dirs})
     if ner:
         nlp = spacy.load(ner, exclude=["nseen_linker"])
         pipe = nlp.add_pipe("nseen_linker", config={"encoder": encoder, "kbs": kbs})

@@ -1,5 +1,5 @@
 """The dense signal (NSEEN): the cosine of the mention's encoder vector with each name's, searched with Annoy."""
-from typing import Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy
 
@@ -24,7 +24,9 @@ class DenseSignal:
         self.encode = encode
         self.threads = threads
 
-    def _state(self, queries: Queries):
+    def encoded(self, queries: Queries) -> Dict[str, Any]:
+        """RETURNS: the batch's mention vectors (the searched mentions and those with several exact matches),
+        encoded once per batch, and the search hits found so far."""
         state = queries.cache.get(self.name)
         if state is None:
             searched = set(queries.searched)
@@ -36,7 +38,7 @@ class DenseSignal:
         return state
 
     def candidates(self, queries: Queries, rows: Sequence[int], n: int) -> Optional[Pools]:
-        state = self._state(queries)
+        state = self.encoded(queries)
         rows = list(rows)
         if not rows:
             return []
@@ -51,7 +53,7 @@ class DenseSignal:
     def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
         # Each pool starts with this signal's hits (their similarities from Annoy); the names after them are
         # scored against the stored vectors, all rows at once.
-        state = self._state(queries)
+        state = self.encoded(queries)
         vectors, hits = state["vectors"], state["hits"]
         scores, counts, missing_rows, missing_items = [], [], [], []
         for row, pool in enumerate(pools):

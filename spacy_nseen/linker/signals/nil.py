@@ -7,31 +7,22 @@ from ...reference.reference_set import ReferenceSet
 from ..candidate import Candidate
 from ...organisms.ranking import OrganismContext
 from ..nil_decision import FEATURES, NilModel, mention_features
+from ..linker_parts import LinkerParts
+from ..taxon_lookup import TaxonLookup
 from .base import Queries, decision_stage
 
 
-class TaxonLookup:
-    """kb_id → NCBI taxon id of a multi-organism reference set (a dict-like view for `mention_features`)."""
-
-    def __init__(self, reference_set: ReferenceSet) -> None:
-        self.reference_set = reference_set
-
-    def get(self, kb_id: str, default: Optional[int] = None) -> Optional[int]:
-        taxon = self.reference_set.taxon_of(kb_id)
-        return default if taxon is None else taxon
-
-
-def decision_features(linker: Any, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
+def decision_features(linker: LinkerParts, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
                       contexts: Optional[Sequence[Optional[OrganismContext]]] = None) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): the `mention_features` rows of a linker's results (what the NIL stage reads; the
     training of the NIL model reads the same, `training/train_nil.py`, `training/tune_nil.py`).
 
-    linker (KnowledgeBaseLinker): the linker that linked them (its reference set's taxa).
+    linker (LinkerParts): the linker that linked them (its reference set's taxa).
     """
     if not len(mentions):
         return numpy.zeros((0, len(FEATURES)))
     taxa = linker.reference_set.taxa
-    taxon_of = linker._taxon_lookup() if taxa else None
+    taxon_of = linker.taxon_lookup() if taxa else None
     contexts = contexts if contexts is not None else [None] * len(mentions)
     return numpy.vstack([mention_features(m, c, ctx, taxon_of, taxa) for m, c, ctx in zip(mentions, results, contexts)])
 

@@ -9,7 +9,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin, Span
 
 from spacy_nseen.encoder.vocab import CharVocab
-from spacy_nseen.component import DEFAULT_ENCODER
+from spacy_nseen.pipe.config import DEFAULT_ENCODER
 from spacy_nseen.encoder.weights_io import read_encoder_config
 from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
@@ -54,7 +54,7 @@ def make_pipeline(linker_dirs: Dict[str, Path], path: Path, writer: bool) -> Pat
     nlp = customize_tokenizer(spacy.blank("en"))
     ruler = nlp.add_pipe("entity_ruler")
     nlp.add_pipe("nseen_linker", config={"encoder": encoder,
-                                         "kbs": {"PROTEIN": "uniprot", "GENE": "uniprot", "CHEMICAL": "chebi"}})
+                                         "kbs": {"uniprot": {"labels": ["PROTEIN", "GENE"]}, "chebi": {"labels": ["CHEMICAL"]}}})
     if writer:
         nlp.add_pipe("test_organism_writer")
     nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {k: str(p) for k, p in linker_dirs.items()}}

@@ -10,6 +10,6 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_the_pipeline_config_ships_the_tuned_threshold():
     tuned = json.loads((ROOT / "results" / "nil" / "metrics.json").read_text(encoding="utf8"))["threshold"]
     config = Config().from_disk(ROOT / "configs" / "pipeline.cfg", interpolate=False)
-    assert config["components"]["nseen_linker"]["threshold"] == tuned, (
-        "configs/pipeline.cfg's nseen_linker.threshold differs from the threshold of the last tune-nil run "
+    assert config["components"]["nseen_linker"]["decision"]["threshold"] == tuned, (
+        "configs/pipeline.cfg's nseen_linker.decision.threshold differs from the threshold of the last tune-nil run "
         "(results/nil/metrics.json): set it to the tuned value, then rerun assemble and evaluate")

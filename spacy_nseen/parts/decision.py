@@ -1,0 +1,71 @@
+"""The decision: whether a mention's best candidate is linked (`[components.nseen_linker.decision]`).
+
+`spacy_nseen.NilDecision.v1` is the shipped one: the linker's NIL model (CoSiNES' "no entity fits" as a decision
+of its own) gives the probability that the best entity is right, and the link is kept when it reaches
+`threshold`; without a NIL model, the best candidate's fused score is compared instead. A user's own decision
+subclasses `LinkDecision` and is registered in `spacy.util.registry.misc`.
+"""
+from typing import Any, Dict, List, Optional, Sequence
+
+from spacy.util import registry
+
+from ..linker.candidate import Candidate
+from ..linker.kb_linker import KnowledgeBaseLinker
+from ..linker.signals.base import Verdict
+from ..organisms.ranking import OrganismContext
+
+NIL_DECISION = "spacy_nseen.NilDecision.v1"
+
+
+class LinkDecision:
+    """Decides, per linked mention, the link's score and whether its best candidate is kept.
+
+    threshold (float): the score a kept link reaches (its `kb_score` is compared with it; above 1 nothing is kept).
+    """
+
+    def __init__(self, threshold: float = 0.0) -> None:
+        self.threshold = float(threshold)
+
+    def search_settings(self) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): the `LinkerSettings` fields the decision sets (read by the linker's ranking)."""
+        return {}
+
+    def verdicts(self, linker: KnowledgeBaseLinker, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
+                 contexts: Sequence[Optional[OrganismContext]]) -> List[Verdict]:
+        """RETURNS (List[Verdict]): per mention (as searched), the decision on its ranked candidates."""
+        return linker.verdicts(mentions, results, contexts, self.threshold)
+
+
+class NilDecision(LinkDecision):
+    """The NIL model's probability against a threshold (see the module doc).
+
+    threshold (float): the probability (or, without a NIL model, the fused score) a kept link reaches.
+    use_nil_model (bool): let the linker's NIL model give the probability (False: the best score decides).
+    link_tag_names (bool): False: an epitope tag, reporter or group label (`HA`, `GFP`, `WT`) is never linked.
+    """
+
+    def __init__(self, threshold: float = 0.0, use_nil_model: bool = True, link_tag_names: bool = True) -> None:
+        super().__init__(threshold)
+        self.use_nil_model = use_nil_model
+        self.link_tag_names = link_tag_names
+
+    def search_settings(self) -> Dict[str, Any]:
+        return {"nil_decision": self.use_nil_model, "link_tag_names": self.link_tag_names}
+
+    def __repr__(self) -> str:
+        return (f"NilDecision(threshold={self.threshold}, use_nil_model={self.use_nil_model}, "
+                f"link_tag_names={self.link_tag_names})")
+
+
+@registry.misc(NIL_DECISION)
+def make_nil_decision(threshold: float = 0.0, use_nil_model: bool = True, link_tag_names: bool = True) -> LinkDecision:
+    """The shipped decision (`NilDecision`)."""
+    return NilDecision(threshold, use_nil_model, link_tag_names)
+
+
+def decision_config(decision: LinkDecision) -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): a config block that makes a `NilDecision` again."""
+    if not isinstance(decision, NilDecision):
+        raise TypeError(f"no config block is known for {type(decision).__name__}: write its block by hand")
+    return {"@misc": NIL_DECISION, "threshold": decision.threshold, "use_nil_model": decision.use_nil_model,
+            "link_tag_names": decision.link_tag_names}
