@@ -16,7 +16,8 @@ def tiny_pipeline(tmp_path_factory, linker_dirs: Dict[str, Path]) -> str:
     """RETURNS (str): The path of a saved pipeline whose entity ruler finds the toy names."""
     nlp = spacy.blank("en")
     ruler = nlp.add_pipe("entity_ruler")
-    nlp.add_pipe("nseen_linker", config={"kbs": {"PROTEIN": "uniprot", "CHEMICAL": "chebi"}, "encoder": encoder_block()})
+    nlp.add_pipe("nseen_linker", config={"kbs": {"uniprot": {"labels": ["PROTEIN"]}, "chebi": {"labels": ["CHEMICAL"]}},
+                                         "encoder": encoder_block()})
     nlp.config["initialize"]["components"]["nseen_linker"] = {
         "linkers": {kb: str(linker_dirs[kb]) for kb in ("uniprot", "chebi")}
     }
