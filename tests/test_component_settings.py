@@ -12,7 +12,7 @@ from spacy.util import ConfigValidationError
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.linker.settings import IndexSettings, LinkerSettings
 
-README = Path(__file__).parent.parent / "README.md"
+SETTINGS_DOC = Path(__file__).parent.parent / "docs" / "settings.md"
 WORDS = ["FOXP2", "binds", "caffeine", "and", "PLCγ2", "with", "water", "and", "H2O", "or", "glucose", "rapamycin"]
 ENTS = [(0, 1, "PROTEIN"), (2, 3, "CHEMICAL"), (4, 5, "PROTEIN"), (6, 7, "CHEMICAL"), (8, 9, "CHEMICAL"),
         (10, 11, "CHEMICAL"), (11, 12, "CHEMICAL")]
@@ -26,10 +26,10 @@ KB_CHANGES = {"chebi": {"exact_tie_break": "prior", "exact_fill": "char", "exact
               "uniprot": {"query_form": "ascii_dashes", "token_weight": 0.1}}
 
 
-def readme_config_settings():
-    """The setting names of the README's config table (a row may name several: `n_trees`, `search_k`, `seed`)."""
-    text = README.read_text(encoding="utf8")
-    table = text[text.index("### Config"):text.index("The hybrid score of a candidate")]
+def documented_config_settings():
+    """The setting names of docs/settings.md's config table (a row may name several: `n_trees`, `search_k`, `seed`)."""
+    text = SETTINGS_DOC.read_text(encoding="utf8")
+    table = text[text.index("## Config"):text.index("The hybrid score of a candidate")]
     names = []
     for line in table.splitlines():
         if line.startswith("| `"):
@@ -42,8 +42,8 @@ def links(nlp, make_doc):
     return [(e.text, e.kb_id_, e._.kb_score, e._.kb_candidates) for e in doc.ents]
 
 
-def test_every_setting_the_readme_documents_is_a_config_setting(make_nlp):
-    documented = readme_config_settings()
+def test_every_setting_the_settings_page_documents_is_a_config_setting(make_nlp):
+    documented = documented_config_settings()
     assert {"exact_fill", "query_form", "exact_tie_break", "exact_kind_priority", "search_k", "n_trees"} <= set(documented)
     nlp = make_nlp(initialize=False)
     block = nlp.config["components"]["nseen_linker"]
