@@ -77,3 +77,20 @@ def test_the_usage_examples_run_against_the_demo_pipeline(tmp_path):
     assert len(codes) >= 3  # usage, adding the linker to your own pipeline, species-aware linking
     for code in codes:
         assert run_python(code, tmp_path).strip()
+
+
+def test_the_headline_table_matches_the_generated_results_page():
+    """Each row of the README's results table has the value and the link of a row of results/README.md, which
+    `python -m training.evaluation.results_readme` builds from results/headline.json."""
+    results_page = (REPO / "results" / "README.md").read_text(encoding="utf8")
+    rows = [line for line in section("## Results").splitlines() if line.startswith("| ") and "](results/" in line]
+    assert len(rows) >= 5
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        value, link = cells[1], cells[2].split("](results/", 1)[1].rstrip(")")
+        assert f"| {value} | [`{link}`]({link}) |" in results_page, row
+
+
+def test_the_readme_is_read_in_ten_minutes():
+    """Issue 52: at most 400 lines; the reference material lives in docs/."""
+    assert len(README.splitlines()) <= 400
