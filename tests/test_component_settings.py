@@ -2,6 +2,8 @@
 `spacy.load`, a part can be swapped through the config alone, and the component's config is the one source of truth
 for the linkers' settings."""
 import json
+import re
+from pathlib import Path
 from typing import List, Optional, Sequence
 
 import numpy
@@ -16,6 +18,7 @@ from spacy_nseen.linker.settings import IndexSettings, LinkerSettings
 from spacy_nseen.linker.signals.base import Verdict
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.parts.decision import LinkDecision
+from spacy_nseen.parts.knowledge_bases import KEYS as KNOWLEDGE_BASE_KEYS
 from spacy_nseen.parts.ranker import Ranker, make_hybrid_ranker
 
 WORDS = ["FOXP2", "binds", "caffeine", "and", "PLCγ2", "with", "water", "and", "H2O", "or", "glucose", "rapamycin"]
@@ -208,3 +211,27 @@ def test_the_component_config_is_the_one_source_of_settings(make_nlp, make_doc, 
     loaded = spacy.load(tmp_path / "pipeline")
     assert loaded.get_pipe("nseen_linker").linkers["chebi"].settings.fuzzy_weight == 0.2
     assert links(loaded, make_doc) == before
+
+
+def readme_settings_rows() -> List[List[str]]:
+    """The settings named in the first column of each row of the README's settings table."""
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf8")
+    table = text[text.index("## Settings"):]
+    table = table[:table.index("\n\n", table.index("| setting"))]
+    return [re.findall(r"`([a-z_.<>]+)`", line.split("|")[1]) for line in table.splitlines() if line.startswith("| `")]
+
+
+def test_every_setting_the_readme_names_is_a_setting_of_its_block(make_nlp):
+    block = make_nlp(initialize=False, kbs={"uniprot": {"labels": ["PROTEIN"]}}).config["components"]["nseen_linker"]
+    rows = readme_settings_rows()
+    assert len(rows) <= 15
+    for names in rows:
+        parent = names[0].split(".")[0] if "." in names[0] else None
+        for name in names:
+            path = name.split(".") if "." in name else ([parent, name] if parent else [name])
+            if path[0] == "kbs":
+                assert path[-1] in KNOWLEDGE_BASE_KEYS, name
+            elif len(path) == 1:
+                assert path[0] in TOP_LEVEL, name
+            else:
+                assert path[1] in block[path[0]], name
