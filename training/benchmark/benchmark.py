@@ -33,6 +33,7 @@ from training.benchmark.benchmark_report import check_targets, print_targets, wr
 from training.common.bioid import Mention, kb_queries, read_mentions, read_secondary_map
 from training.evaluation.evaluate import hits_at_k, split_in_kb
 from training.common.headline import update_headline
+from training.linker.settings_spec import linker_from_config
 
 PRECISIONS = ("fp32", "bf16", "int8")
 SEARCH_KS = (-1, 2000, 1000, 500)
@@ -75,21 +76,12 @@ def distinct_mentions(stream: Sequence[Dict[str, List[str]]], kb: str) -> List[s
     return list(dict.fromkeys(text for doc in stream for text in doc.get(kb, [])))
 
 
-def configured_linker(block: Optional[Dict[str, Any]] = None) -> Any:
-    """RETURNS (NseenLinker): an uninitialised `nseen_linker` made from a config block (None: the factory
-    defaults); the one place the benchmark reads the component's settings."""
-    import spacy
-
-    block = {k: v for k, v in (block or {}).items() if k != "factory"}
-    return spacy.blank("en").add_pipe("nseen_linker", config=block)
-
-
 def component_defaults() -> Tuple[LinkerSettings, int, str]:
     """RETURNS (Tuple[LinkerSettings, int, str]): the search settings, search_k and encoder precision of the
     factory defaults, which the benchmark gives every linker without a pipeline config."""
     from spacy_nseen.pipe.config import DEFAULT_ENCODER
 
-    pipe = configured_linker()
+    pipe = linker_from_config(None)
     return pipe.settings, pipe.search_k, str(DEFAULT_ENCODER["precision"])
 
 
@@ -101,8 +93,8 @@ def configured_settings(config_path: Optional[Path]) -> Tuple[LinkerSettings, in
         return (*component_defaults(), {})
     from thinc.api import Config
 
-    block = dict(Config().from_disk(config_path, interpolate=False)["components"]["nseen_linker"])
-    pipe = configured_linker(block)
+    block = Config().from_disk(config_path)["components"]["nseen_linker"]
+    pipe = linker_from_config(config_path)
     precision = str(block.get("encoder", {}).get("precision", component_defaults()[2]))
     return pipe.settings, pipe.search_k, precision, {kb: pipe.settings_for(kb) for kb in pipe.kb_names}
 
@@ -114,7 +106,7 @@ def settings_for(kb: str, settings: LinkerSettings, kb_settings: Dict[str, Linke
 
 def component_build_precision() -> str:
     """RETURNS (str): the precision `nseen_linker` encodes reference names at when it builds an index."""
-    return str(configured_linker().build_precision)
+    return str(linker_from_config(None).build_precision)
 
 
 # Linking throughput ------------------------------------------------------------------------------------

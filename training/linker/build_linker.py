@@ -21,11 +21,14 @@ from spacy_nseen.reference.short_form_names import with_short_forms
 from spacy_nseen.reference.xrefs import read_xrefs
 
 from training.common.data_errors import run_cli
-from training.linker.settings_spec import parse_variant
+from training.linker.settings_spec import is_config_spec, parse_variant, settings_from_config
 
 
 def linker_settings(spec: str) -> LinkerSettings:
-    """RETURNS (LinkerSettings): the defaults with the changes of a 'key=value,key=value' spec."""
+    """RETURNS (LinkerSettings): a reference set's settings in a pipeline config ('configs/pipeline.cfg#chebi'), or
+    the defaults with the changes of a 'key=value,key=value' spec."""
+    if is_config_spec(spec):
+        return settings_from_config(spec)
     return parse_variant(f"settings:{spec}", LinkerSettings())[1]
 
 
@@ -43,7 +46,8 @@ def build_linker(
                                         help="Encoder precision for the reference names: fp32, bf16 or int8"),
     settings: str = typer.Option(
         "", "--settings",
-        help="LinkerSettings changes saved with the linker, e.g. 'exact_tie_break=names,fuzzy_weight=0.2'"),
+        help="Settings saved with the linker: a reference set of a pipeline config ('configs/pipeline.cfg#chebi') "
+             "or changes of the defaults ('exact_tie_break=names,fuzzy_weight=0.2')"),
     xrefs: str = typer.Option("", "--xrefs", help="A kb_id<TAB>xref TSV (e.g. UniProt → NCBIGene) saved with the linker"),
     short_forms: bool = typer.Option(False, "--short-forms/--no-short-forms",
                                      help="Also index the names' short forms (`LC3` of `... LC3 B`; reference/short_form_names.py)"),

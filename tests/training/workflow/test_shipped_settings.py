@@ -1,39 +1,28 @@
 """The packaged pipeline searches each reference set with the settings its linker was built and tuned with."""
 from pathlib import Path
 
-import spacy
 import srsly
-from thinc.api import Config
 
 from spacy_nseen.component import NseenLinker
-from spacy_nseen.linker.settings import LinkerSettings
-from training.linker.settings_spec import parse_variant
+from training.linker.build_linker import linker_settings
+from training.linker.settings_spec import linker_from_config
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _changes(spec: str) -> dict:
-    """RETURNS (dict): the settings a project.yml spec (`key=value,...`) changes from the defaults, typed."""
-    _, settings = parse_variant(f"project:{spec}", LinkerSettings())
-    return {key: value for key, (value, _) in settings.differences(LinkerSettings()).items()}
-
-
 def shipped_linker() -> NseenLinker:
     """RETURNS (NseenLinker): the component configs/pipeline.cfg makes (uninitialised)."""
-    block = dict(Config().from_disk(ROOT / "configs" / "pipeline.cfg")["components"]["nseen_linker"])
-    block.pop("factory")
-    return spacy.blank("en").add_pipe("nseen_linker", config=block)
+    return linker_from_config(ROOT / "configs" / "pipeline.cfg")
 
 
-def _differences(settings: LinkerSettings) -> dict:
-    return {key: value for key, (value, _) in settings.differences(LinkerSettings()).items()}
-
-
-def test_the_pipeline_configs_kb_settings_are_the_projects_linker_settings():
+def test_the_linkers_are_built_with_the_pipeline_configs_settings_of_their_set():
+    """project.yml's per-set settings name configs/pipeline.cfg's sets: one source for the linkers and the pipeline."""
     variables = srsly.read_yaml(ROOT / "project.yml")["vars"]
     pipe = shipped_linker()
-    assert _changes(variables["uniprot_multi_settings"]) == _differences(pipe.settings_for("uniprot"))
-    assert _changes(variables["chebi_settings"]) == _differences(pipe.settings_for("chebi"))
+    for name, kb in (("uniprot_multi_settings", "uniprot"), ("uniprot_hgnc_settings", "uniprot"), ("chebi_settings", "chebi")):
+        assert variables[name] == f"configs/pipeline.cfg#{kb}"
+        assert linker_settings(variables[name]) == pipe.settings_for(kb)
+    assert pipe.settings_for("chebi") != pipe.settings_for("uniprot") != pipe.settings
 
 
 def test_tag_names_are_never_linked_to_uniprot_and_may_be_to_chebi():
