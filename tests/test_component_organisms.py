@@ -4,13 +4,13 @@ from typing import Dict
 
 import pytest
 import spacy
+from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA, YEAST
 from spacy.tokens import Doc
 from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
 from spacy_nseen.reference.reference_set import ReferenceSet
-from multi_organism_rows import MOUSE, ROWS, TAXA, YEAST, HUMAN
 
 
 @pytest.fixture(scope="module")

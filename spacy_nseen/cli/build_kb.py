@@ -6,8 +6,8 @@ from pathlib import Path
 import torch
 import typer
 
-from ..encoder.weights_io import build_encoder_from_disk, encoder_block
 from ..encoder.layer import PRECISIONS
+from ..encoder.weights_io import build_encoder_from_disk, encoder_block
 from ..linker.kb_linker import KnowledgeBaseLinker
 from ..linker.storage import save_linker
 from ..reference.names_tsv import read_names_tsv

@@ -5,9 +5,9 @@ set at initialisation (`set_char_vocab`); prediction sorts names by length, enco
 `torch.inference_mode` and returns rows in input order.
 """
 import functools
-from dataclasses import asdict
 import logging
 import warnings
+from dataclasses import asdict
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
@@ -16,9 +16,9 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats2d
 
+from ..errors import NotInitializedError
 from .char_encoder import CharBiLSTMEncoder, EncoderConfig
 from .vocab import CharVocab
-from ..errors import NotInitializedError
 
 ARCHITECTURE = "spacy_nseen.CharBiLSTMEncoder.v1"
 PRECISIONS = ("fp32", "bf16", "int8")

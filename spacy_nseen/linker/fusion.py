@@ -30,9 +30,9 @@ import numpy
 
 from ..organisms.paralog_suffix import member_suffixed
 from ..organisms.ranking import OrganismContext
+from ..text.lines import strings_at
 from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
-from ..text.lines import strings_at
 from .candidate import Candidate
 from .exact_ranking import kind_classes
 from .settings import LinkerSettings

@@ -24,19 +24,19 @@ import numpy
 from thinc.api import Model
 
 from ..about import ARTIFACT_FORMAT_VERSION, __version__
-from ..retrieval.array_io import load_npz, save_npz
 from ..encoder.weights_io import build_encoder_from_disk, load_encoder_weights, save_encoder
 from ..errors import ArtifactError
-from ..retrieval.exact_names import ExactNameIndex
-from .settings import LinkerSettings
-from ..retrieval.name_index import AnnoyNameIndex
-from ..retrieval.page_advice import prefetch
-from .nil_decision import NIL_MODEL_FILE, NilModel
+from ..reference.reference_set import ReferenceSet
 from ..reference.xref_table import XREF_TABLE_FILE, load_xref_table, save_xref_table
 from ..reference.xrefs import XREFS_FILE, read_xrefs
+from ..retrieval.array_io import load_npz, save_npz
 from ..retrieval.char_tfidf import CharNgramTfidf
+from ..retrieval.exact_names import ExactNameIndex
+from ..retrieval.name_index import AnnoyNameIndex
+from ..retrieval.page_advice import prefetch
 from ..retrieval.word_tfidf import NameTokenIndex
-from ..reference.reference_set import ReferenceSet
+from .nil_decision import NIL_MODEL_FILE, NilModel
+from .settings import LinkerSettings
 
 if TYPE_CHECKING:  # the linker imports this module
     from .kb_linker import KnowledgeBaseLinker

@@ -23,12 +23,21 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Uni
 import numpy as np
 import scipy.sparse as sp
 
-from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
-from .sparse import count_matrix, document_frequency, fit_terms, row_counts, l2_tfidf, shared_rows
-from .sparse import smaller_storage, top_k_postings
+from .array_io import load_npz, save_npz
+from .sparse import (
+    NameCounts,
+    TfMatrix,
+    count_matrix,
+    document_frequency,
+    fit_terms,
+    l2_tfidf,
+    row_counts,
+    shared_rows,
+    smaller_storage,
+    top_k_postings,
+)
 from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
-from .sparse import NameCounts, TfMatrix
 
 # 3: term counts + inverse norms instead of float32 weights, packed n-gram keys instead of a string vocabulary.
 # 4: names with the same prepared text share a stored row (the optional `shared_*` arrays map names to rows).

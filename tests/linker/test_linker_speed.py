@@ -5,13 +5,13 @@ from typing import Dict, List, Tuple
 import numpy
 import pytest
 
-from spacy_nseen.retrieval.array_io import load_npz, save_npz
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.linker.kb_linker import KIND_PRIORITY, Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker.storage import INDEX_FILE, LOOKUP_FILE
-from spacy_nseen.retrieval.name_index import AnnoyNameIndex
-from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.retrieval.array_io import load_npz, save_npz
+from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
+from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 
 MENTIONS = ["FOX-P2", "PLCγ2", "ras", "IKKε", "p53", "Histone H3", "🧬", "mTOR", "foxp2", "IKK-epsilon"]
 

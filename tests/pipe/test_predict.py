@@ -2,15 +2,15 @@
 component runs it."""
 import pytest
 import spacy
+from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.linker.settings import LinkerSettings
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
+from spacy_nseen.linker.settings import LinkerSettings
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.text.abbreviation_lexicon import AbbreviationLexicon
-from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA
 
 TEXT = "Mouse embryos express cell division cycle 42 (Cdc42). Cdc42 and TP53 were stained."
 

@@ -7,9 +7,10 @@ import unicodedata
 
 import numpy
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
-
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from rel_support import TINY_ENCODER, doc_with_ents
+
 from spacy_nseen.encoder.vocab import PAD_ID, UNK_ID, CharVocab
 from spacy_nseen.text.greek import GREEK_LETTERS
 from spacy_nseen.text.normalization import DASHES, loose_key, strict_key

@@ -12,12 +12,12 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
 
 import numpy
 
-from ...text.greek import greek_as_latin, has_greek
-from ...text.plurals import number_variants
-from ...retrieval.exact_names import LOOSE_TIER, ExactNameIndex
-from ..exact_ranking import kind_ranks
 from ...reference.name_words import NameWords
 from ...reference.reference_set import ReferenceSet
+from ...retrieval.exact_names import LOOSE_TIER, ExactNameIndex
+from ...text.greek import greek_as_latin, has_greek
+from ...text.plurals import number_variants
+from ..exact_ranking import kind_ranks
 from .base import Pools, Queries
 
 EXACT = "exact"

@@ -3,9 +3,9 @@ from typing import Any, Optional, Sequence
 
 import numpy
 
+from ...organisms.ranking import OrganismContext
 from ...reference.reference_set import ReferenceSet
 from ..candidate import Candidate
-from ...organisms.ranking import OrganismContext
 from ..nil_decision import FEATURES, NilModel, mention_features
 from .base import Queries, decision_stage
 

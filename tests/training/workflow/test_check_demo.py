@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from training.workflow.check_demo import check_demo, compare
 from training.common.data_errors import DataFileError
+from training.workflow.check_demo import check_demo, compare
 
 FIGURES = {"pipeline/metrics.json:end_to_end.all.f": {"value": 0.5, "tolerance": 0.01},
            "pipeline/metrics.json:ner_only.ents_f": {"value": 0.7, "tolerance": 0.0}}
