@@ -105,7 +105,8 @@ def test_every_setting_survives_to_disk_and_spacy_load_with_identical_links(make
     nlp = initialized(make_nlp, linker_dirs, star_file, **CHANGED, kb_settings=KB_CHANGES)
     pipe = nlp.get_pipe("nseen_linker")
     assert pipe.linkers["chebi"].settings.exact_tie_break == "prior"
-    assert pipe.linkers["uniprot"].settings == LinkerSettings(**{**{k: v for k, v in CHANGED.items() if k in LinkerSettings().to_dict()}, **KB_CHANGES["uniprot"]})
+    linker_changes = {k: v for k, v in CHANGED.items() if k in LinkerSettings().to_dict()}
+    assert pipe.linkers["uniprot"].settings == LinkerSettings(**{**linker_changes, **KB_CHANGES["uniprot"]})
     before = links(nlp, make_doc)
     assert any(c for _, _, _, c in before)
     nlp.to_disk(tmp_path / "pipeline")

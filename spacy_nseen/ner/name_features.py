@@ -8,8 +8,8 @@ one column per label, which `spacy_nseen.NameFeatureHashEmbed.v1` embeds beside 
 The NER learns how far to trust each list; the component never sets entities itself.
 
 Matching is `Gazetteer.matches` (the tokens' lower-case forms unless `lowercase` is false, the pipeline's
-tokenizer, the longest name at each position, left to right). Saved as one gazetteer folder per label plus `name_features.json` (settings); a missing, truncated or
-foreign file raises an `ArtifactError` that names it.
+tokenizer, the longest name at each position, left to right). Saved as one gazetteer folder per label plus
+`name_features.json` (settings); a missing, truncated or foreign file raises an `ArtifactError` that names it.
 """
 import json
 from pathlib import Path

@@ -213,7 +213,8 @@ class AnnoyNameIndex:
         if rows is None and n_vectors != n_items:
             raise ArtifactError(meta_path, f"says {n_vectors} vectors for {n_items} names without a map of which names "
                                            "share them", REBUILD)
-        index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=int(meta.get("search_k", -1) if search_k is None else search_k), seed=int(meta.get("seed", 0)))
+        saved_search_k = int(meta.get("search_k", -1) if search_k is None else search_k)
+        index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=saved_search_k, seed=int(meta.get("seed", 0)))
         annoy = AnnoyIndex(dim, "angular")
         mapped_before = _file_mappings(path)
         try:
