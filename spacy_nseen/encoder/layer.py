@@ -8,7 +8,7 @@ import functools
 import logging
 import warnings
 from dataclasses import asdict
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy
 import torch
@@ -189,7 +189,7 @@ def encoder_input_keys(model: Model, names: Sequence[str]) -> List[str]:
 
 def _forward(model: Model, names: List[str], is_train: bool) -> Tuple[Floats2d, Callable]:
     if not is_train:
-        return model.ops.asarray2f(encode_names(model, names)), _no_backprop
+        return model.ops.asarray2f(cast(Floats2d, encode_names(model, names))), _no_backprop
     vocab = get_char_vocab(model)
     if vocab is None:
         raise NotInitializedError("the encoder has no character vocabulary: initialize or load it first")

@@ -49,8 +49,11 @@ def tag_name_rows(features: numpy.ndarray) -> numpy.ndarray:
 class CandidateLike(Protocol):
     """What the features read of a candidate: its id and score (`kb_linker.Candidate` fits)."""
 
-    kb_id: str
-    score: float
+    @property
+    def kb_id(self) -> str: ...
+
+    @property
+    def score(self) -> float: ...
 
 
 def mention_features(

@@ -18,7 +18,7 @@ before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.np
 import json
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
 import numpy
 from thinc.api import Model
@@ -76,11 +76,14 @@ def save_linker(linker: "KnowledgeBaseLinker", directory: Union[str, Path]) -> N
         linker.tfidf.to_disk(tfidf_path, rare_max_df=linker.settings.sparse_max_df)
     elif tfidf_path.exists():
         tfidf_path.unlink()
-    prior = linker.entity_prior
-    for filename, part, write in ((NIL_MODEL_FILE, linker.nil_model, lambda p: linker.nil_model.to_disk(p)),
-                                  (XREF_TABLE_FILE, linker.xrefs, lambda p: save_xref_table(linker.xrefs, p)),
-                                  (ENTITY_PRIOR_FILE, prior is not None, lambda p: save_entity_prior(prior, p))):
-        if part:
+    nil_model, prior = linker.nil_model, linker.entity_prior
+    writers: Dict[str, Optional[Callable[[Path], None]]] = {
+        NIL_MODEL_FILE: None if nil_model is None else nil_model.to_disk,
+        XREF_TABLE_FILE: (lambda p: save_xref_table(linker.xrefs, p)) if linker.xrefs else None,
+        ENTITY_PRIOR_FILE: None if prior is None else (lambda p: save_entity_prior(prior, p)),
+    }
+    for filename, write in writers.items():
+        if write is not None:
             write(directory / filename)
         elif (directory / filename).exists():
             (directory / filename).unlink()

@@ -129,8 +129,8 @@ class CharNgramTfidf(NameCounts):
             indptr = np.zeros(len(strings) + 1, dtype=np.int64)
             np.cumsum(np.bincount(rows[known], minlength=len(strings)), out=indptr[1:])
             return self._weight(count_matrix(ids[known].astype(np.int32), indptr, (len(strings), len(vocab))))
-        rows = ((j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None) for s in strings)
-        return self._weight(row_counts(rows, len(vocab)))
+        known_ngrams = ((j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None) for s in strings)
+        return self._weight(row_counts(known_ngrams, len(vocab)))
 
     def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64,
               max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:

@@ -312,4 +312,4 @@ def _write_bytes(data: numpy.ndarray, path: Path, chunk: int = 1 << 26) -> None:
     """Write a byte array to a new file in chunks (a mapped file is not read into memory whole)."""
     with open(path, "xb") as file_:
         for start in range(0, len(data), chunk):
-            file_.write(memoryview(numpy.ascontiguousarray(data[start:start + chunk])))
+            file_.write(numpy.ascontiguousarray(data[start:start + chunk]).data)

@@ -170,7 +170,8 @@ class NameTokenIndex(NameCounts):
         except Exception as err:  # BadZipFile, EOFError, ValueError, OSError
             raise ArtifactError(path, f"cannot be read ({type(err).__name__}: {err})", REBUILD) from None
         self = cls()
-        self.vocab = HashedTermVocab.from_arrays(*(stored[a] for a in _VOCAB), path=path, fix=REBUILD)
+        utf8, offsets, hashes, hash_ids = (stored[a] for a in _VOCAB)
+        self.vocab = HashedTermVocab.from_arrays(utf8, offsets, hashes, hash_ids, path=path, fix=REBUILD)
         self.idf = numpy.asarray(stored["idf"], dtype=numpy.float32)
         self.df = numpy.asarray(stored["df"])
         inv_norm = stored["inv_norm"]
