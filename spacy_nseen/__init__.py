@@ -1,9 +1,10 @@
 """spacy_nseen: NSEEN entity normalisation as a spaCy component (`nlp.add_pipe("nseen_linker")`)."""
 from .about import __version__
 from .component import NseenLinker, make_nseen_linker
-from .encoder.weights_io import encoder_block
 from .encoder.layer import build_char_bilstm_encoder
+from .encoder.weights_io import encoder_block
 from .errors import ArtifactError, NotInitializedError, NseenError
+from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from .ner.gazetteer import Gazetteer, make_gazetteer
 from .ner.glued_names import GluedNames, make_glued_names
 from .ner.name_feature_embed import name_feature_hash_embed
@@ -12,7 +13,6 @@ from .ner.numbered_names import NumberedNames, make_numbered_names
 from .ner.protein_gene import ProteinGeneLabeler, make_protein_gene
 from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
 from .pipe.article import article_docs
-from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from .reference.reference_set import ReferenceSet
 from .text.abbreviation_lexicon import AbbreviationLexicon
 

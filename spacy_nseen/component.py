@@ -6,11 +6,10 @@ For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURI
 their parts are in `spacy_nseen.pipe` (config, extensions, routing, organism context, the predict path,
 annotations, serialization), re-exported here.
 """
-import copyreg
 import tempfile
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, Union
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -41,11 +40,24 @@ from .pipe.config import default_config
 from .pipe.extensions import context_texts, register_extensions
 from .pipe.predict import Mention, Request, link_requests, prepare_requests
 from .pipe.routing import route_entities
-from .pipe.serialization import pipe_from_bytes, pipe_from_disk, pipe_state, pipe_to_bytes, pipe_to_disk, read_linker, restore_state
+from .pipe.serialization import (
+    pipe_from_bytes,
+    pipe_from_disk,
+    pipe_state,
+    pipe_to_bytes,
+    pipe_to_disk,
+    read_linker,
+    restore_state,
+)
 from .reference.reference_set import ReferenceSet
 from .text.abbreviation_lexicon import AbbreviationLexicon
 
 __all__ = ["NseenLinker", "make_nseen_linker"]
+
+
+def _new_pipe(cls: Type["NseenLinker"]) -> "NseenLinker":
+    """RETURNS (NseenLinker): an instance of `cls` made without `__init__` (unpickling fills it with `__setstate__`)."""
+    return cls.__new__(cls)
 
 
 @Language.factory(
@@ -137,9 +149,10 @@ class NseenLinker(Pipe):
             self.settings_for(kb)  # a bad value of a set's own ranker fails here, not at the first doc
         self.cell_lines: Optional[CellLineTable] = None
         self.abbreviation_lexicon: Optional[AbbreviationLexicon] = None
-        self.organism_assigner: Optional[OrganismAssigner] = self._make_assigner()
+        self.organism_assigner: Optional[OrganismAssigner] = self.make_assigner()
         self.linkers: Dict[str, KnowledgeBaseLinker] = {}
-        self._tempdir: Optional[tempfile.TemporaryDirectory] = None
+        # the files of a pipe restored from bytes (`from_bytes`, unpickling): kept as long as the pipe
+        self.bytes_dir: Optional[tempfile.TemporaryDirectory] = None
         self.cfg: Dict[str, Any] = {"kbs": self.kbs}
 
     # The parts of one reference set -----------------------------------------------------------------
@@ -312,9 +325,9 @@ class NseenLinker(Pipe):
             self.cell_lines = CellLineTable.from_disk(cell_lines)
         if abbreviations:
             self.abbreviation_lexicon = AbbreviationLexicon.from_disk(abbreviations)
-        self.organism_assigner = self._make_assigner()
+        self.organism_assigner = self.make_assigner()
 
-    def _make_assigner(self) -> OrganismAssigner:
+    def make_assigner(self) -> OrganismAssigner:
         return OrganismAssigner(self.organism_settings, self.cell_lines, allowed=self.organisms or None,
                                 fallback_to_allowed=bool(self.organisms))
 
@@ -368,7 +381,7 @@ class NseenLinker(Pipe):
                                         lexicon=self.abbreviation_lexicon)
             out[d] = DocLinks([], prepared.organisms)
             for r, request in zip(routed, prepared.requests):
-                requests[r.kb].append((d, r.index, request))
+                requests[r.kb].append((d, r.ent_index, request))
         for kb, items in requests.items():
             kb_requests = [request for _, _, request in items]
             if not self.ranker_for(kb).expand_abbreviations:
@@ -435,7 +448,7 @@ class NseenLinker(Pipe):
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # spaCy's cython `Pipe.__reduce__` would pickle `__dict__` directly (Annoy indexes cannot be pickled).
-        return (copyreg.__newobj__, (type(self),), self.__getstate__())
+        return (_new_pipe, (type(self),), self.__getstate__())
 
     def __getstate__(self) -> Dict[str, Any]:
         return pipe_state(self)

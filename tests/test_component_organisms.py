@@ -4,14 +4,14 @@ from typing import Dict
 
 import pytest
 import spacy
+from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA, YEAST
 from spacy.tokens import Doc
 from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
-from spacy_nseen.reference.reference_set import ReferenceSet
-from multi_organism_rows import MOUSE, ROWS, TAXA, YEAST, HUMAN
 from spacy_nseen.parts.legacy import upgrade_linker_config
+from spacy_nseen.reference.reference_set import ReferenceSet
 
 
 @pytest.fixture(scope="module")

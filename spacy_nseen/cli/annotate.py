@@ -1,5 +1,6 @@
 """`python -m spacy_nseen annotate INPUT OUTPUT --pipeline NAME_OR_PATH`: annotate a corpus into resumable
 shards, in this process, in local processes (`--n-process`) or on a Dask cluster (`--dask`)."""
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -45,9 +46,11 @@ def annotate_command(
 ) -> None:
     """Annotate a corpus with a pipeline: entities with ids, scores and candidates, as JSONL or BioC XML shards."""
     if output_format not in OUTPUT_FORMATS:
-        msg.fail(f"--output-format {output_format!r}: use one of {list(OUTPUT_FORMATS)}", exits=2)
+        msg.fail(f"--output-format {output_format!r}: use one of {list(OUTPUT_FORMATS)}")
+        sys.exit(2)
     if n_process < 1 or shard_size < 1 or batch_size < 1:
-        msg.fail("--n-process, --shard-size and --batch-size must be at least 1", exits=2)
+        msg.fail("--n-process, --shard-size and --batch-size must be at least 1")
+        sys.exit(2)
     try:
         engine = make_engine(pipeline, n_process, dask, scheduler, output_format, batch_size, memory_limit)
     except ImportError as err:

@@ -6,8 +6,8 @@ from pathlib import Path
 import torch
 import typer
 
-from ..encoder.weights_io import build_encoder_from_disk, encoder_block
 from ..encoder.layer import PRECISIONS
+from ..encoder.weights_io import build_encoder_from_disk, encoder_block
 from ..linker.kb_linker import KnowledgeBaseLinker
 from ..linker.storage import save_linker
 from ..reference.names_tsv import read_names_tsv
@@ -18,15 +18,28 @@ from .errors import reported_errors
 
 @app.command("build-kb")
 def build_kb(
-    names: Path = typer.Argument(..., help="Names file: kb_id<TAB>name[<TAB>kind] per line; a first line 'kb_id<TAB>name<TAB>kind' is read as the header"),
+    names: Path = typer.Argument(
+        ..., help="Names file: kb_id<TAB>name[<TAB>kind] per line; a first line 'kb_id<TAB>name<TAB>kind' is read as the header"
+    ),
     output: Path = typer.Argument(..., help="Linker directory to write (created; its files are replaced)"),
-    encoder: Path = typer.Option(..., "--encoder", "-e", help="A trained encoder directory, or any linker directory (its encoder is used; sizes are read from its encoder.json)"),
+    encoder: Path = typer.Option(
+        ...,
+        "--encoder",
+        "-e",
+        help="A trained encoder directory, or any linker directory (its encoder is used; sizes are read from its encoder.json)",
+    ),
     kb_name: str = typer.Option("", "--kb-name", help="Reference set name used in the pipeline's 'kbs' (default: the output directory's name)"),
     n_trees: int = typer.Option(20, "--n-trees", help="Annoy trees"),
     build_precision: str = typer.Option("fp32", "--build-precision", help=f"Encoder precision for the names: {', '.join(PRECISIONS)}"),
     threads: int = typer.Option(1, "--threads", help="torch threads"),
     seed: int = typer.Option(0, "--seed", help="Annoy seed"),
-    short_forms: bool = typer.Option(False, "--short-forms/--no-short-forms", help="Also index the names' short forms, for protein and gene names: the symbol inside a descriptive name (`LC3 B` of `Autophagy-related protein LC3 B`) and the stem of a small paralog family (`ATG9` of ATG9A/ATG9B); searched, never exact matches (the project's UniProt linkers: dense Hits@1 0.755 -> 0.865)"),
+    short_forms: bool = typer.Option(
+        False,
+        "--short-forms/--no-short-forms",
+        help="Also index the names' short forms, for protein and gene names: the symbol inside a descriptive name"
+        " (`LC3 B` of `Autophagy-related protein LC3 B`) and the stem of a small paralog family (`ATG9` of ATG9A/ATG9B);"
+        " searched, never exact matches (the project's UniProt linkers: dense Hits@1 0.755 -> 0.865)",
+    ),
 ) -> None:
     """Embed every name with a trained encoder and write a linker directory for `nseen_linker`."""
     if build_precision not in PRECISIONS:

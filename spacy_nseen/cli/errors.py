@@ -3,6 +3,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 import typer
+
 from ..errors import NseenError
 
 

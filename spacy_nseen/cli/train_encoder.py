@@ -8,8 +8,8 @@ import typer
 
 from ..encoder.vocab import DEFAULT_NORMALIZATION, normalizer
 from ..encoder.weights_io import save_encoder
-from ..reference.names_tsv import read_names_tsv
 from ..progress import Progress
+from ..reference.names_tsv import read_names_tsv
 from . import app
 from .errors import reported_errors
 
@@ -26,7 +26,11 @@ def train_encoder(
     output_width: int = typer.Option(128, "--output-width", help="Embedding width"),
     vocab_size: int = typer.Option(512, "--vocab-size", help="Character table size"),
     max_length: int = typer.Option(64, "--max-length", help="Characters kept per name"),
-    char_normalization: str = typer.Option(DEFAULT_NORMALIZATION, "--char-normalization", help="What the encoder reads: fold (case folded, Greek spelled out, dashes unified) or nfc (the name as written)"),
+    char_normalization: str = typer.Option(
+        DEFAULT_NORMALIZATION,
+        "--char-normalization",
+        help="What the encoder reads: fold (case folded, Greek spelled out, dashes unified) or nfc (the name as written)",
+    ),
     batch_pairs: int = typer.Option(256, "--batch-pairs", help="Labelled pairs per step"),
     learning_rate: float = typer.Option(2e-3, "--learning-rate", help="AdamW learning rate"),
     threads: int = typer.Option(1, "--threads", help="torch threads"),
@@ -56,8 +60,8 @@ def train_encoder(
                                         on_step=on_step, char_normalization=char_normalization)
     save_encoder(result.encoder, output)
     summary = {"names_file": str(names), "names": len(reference), "entities": reference.n_entities,
-               "encoder": config, "char_normalization": char_normalization, "max_steps": max_steps, "pairs": result.pair_counts, "rounds": result.rounds,
-               "seed": seed, "seconds": round(time.monotonic() - start, 1)}
+               "encoder": config, "char_normalization": char_normalization, "max_steps": max_steps,
+               "pairs": result.pair_counts, "rounds": result.rounds, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
     (output / "training_summary.json").write_text(json.dumps(summary, indent=2), encoding="utf8")
     last = result.rounds[-1]
     print(f"train-encoder: {len(reference):,} names of {reference.n_entities:,} entities, {max_steps} steps, "

@@ -64,7 +64,7 @@ class DaskEngine:
         self._as_completed = distributed.as_completed
 
     @property
-    def n_workers(self) -> int:  # type: ignore[override]
+    def n_workers(self) -> int:
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
     def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:

@@ -14,8 +14,12 @@ IN_FLIGHT_PER_WORKER = 2
 class Engine(Protocol):
     """Runs `annotate_shard` over tasks."""
 
-    n_workers: int
     output_format: str
+
+    @property
+    def n_workers(self) -> int:
+        """The workers that run tasks at once."""
+        ...
 
     def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
         """YIELDS (ShardResult): One result per task, in completion order."""

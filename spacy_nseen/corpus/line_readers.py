@@ -8,7 +8,7 @@ import gzip
 import json
 import zlib
 from pathlib import Path
-from typing import IO, Iterator, List, Optional, Tuple
+from typing import IO, Iterator, List, Optional, Tuple, cast
 
 from .errors import CorpusError
 from .records import BadRecord, CorpusItem, TextRecord
@@ -24,7 +24,8 @@ def open_binary(path: Path) -> IO[bytes]:
     """
     if not path.is_file():
         raise CorpusError(path, "file not found", "Check the INPUT path")
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+    # a GzipFile is a binary file object, though typeshed does not declare it an IO[bytes]
+    return cast(IO[bytes], gzip.open(path, "rb")) if path.suffix == ".gz" else open(path, "rb")
 
 
 def iter_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[BadRecord]]]:

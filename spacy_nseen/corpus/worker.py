@@ -60,7 +60,6 @@ def load_pipeline(name: str, n_threads: Optional[int] = None) -> Language:
     """
     if name not in _PIPELINES:
         import spacy
-
         from spacy.util import ConfigValidationError
 
         from ..parts.legacy import legacy_hint

@@ -5,10 +5,10 @@ set at initialisation (`set_char_vocab`); prediction sorts names by length, enco
 `torch.inference_mode` and returns rows in input order.
 """
 import functools
-from dataclasses import asdict
 import logging
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from dataclasses import asdict
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy
 import torch
@@ -16,9 +16,9 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats2d
 
+from ..errors import NotInitializedError
 from .char_encoder import CharBiLSTMEncoder, EncoderConfig
 from .vocab import CharVocab
-from ..errors import NotInitializedError
 
 ARCHITECTURE = "spacy_nseen.CharBiLSTMEncoder.v1"
 PRECISIONS = ("fp32", "bf16", "int8")
@@ -189,7 +189,7 @@ def encoder_input_keys(model: Model, names: Sequence[str]) -> List[str]:
 
 def _forward(model: Model, names: List[str], is_train: bool) -> Tuple[Floats2d, Callable]:
     if not is_train:
-        return model.ops.asarray2f(encode_names(model, names)), _no_backprop
+        return model.ops.asarray2f(cast(Floats2d, encode_names(model, names))), _no_backprop
     vocab = get_char_vocab(model)
     if vocab is None:
         raise NotInitializedError("the encoder has no character vocabulary: initialize or load it first")

@@ -9,9 +9,9 @@ from spacy.util import registry
 from thinc.api import Model
 
 from ..about import ARTIFACT_FORMAT_VERSION, __version__
-from .vocab import CharVocab
-from .layer import ARCHITECTURE, encoder_config, get_char_vocab, get_torch_module, set_char_vocab
 from ..errors import ArtifactError
+from .layer import ARCHITECTURE, encoder_config, get_char_vocab, get_torch_module, set_char_vocab
+from .vocab import CharVocab
 
 WEIGHTS_FILE = "encoder.safetensors"
 VOCAB_FILE = "char_vocab.json"

@@ -19,20 +19,20 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Deque, Dict, List, Optional, Sequence
 
 import numpy
 from thinc.api import Model
 
-from ..retrieval.array_io import load_npz, save_npz
 from ..encoder.layer import encode_names, encoder_input_keys, get_torch_module, set_precision
+from ..progress import Progress
+from ..retrieval.array_io import load_npz, save_npz
+from ..retrieval.char_tfidf import CharNgramTfidf
 from ..retrieval.exact_names import ExactNameIndex
 from ..retrieval.name_index import AnnoyNameIndex
-from ..retrieval.char_tfidf import CharNgramTfidf
 from ..retrieval.shared_vectors import VectorRows
-from ..progress import Progress
 from ..retrieval.word_tfidf import NameTokenIndex
 
 CHUNK_SIZE = 8192  # names per queued encoding task

@@ -98,7 +98,7 @@ def read_entity_prior(reference_set: ReferenceSet, path: Union[str, Path], colum
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
     prior = numpy.zeros(reference_set.n_entities, dtype=numpy.float64)
-    with opener(path, "rt", encoding="utf8", newline="") as file_:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf8", newline="") as file_:
         header = file_.readline().rstrip("\r\n").split("\t")
         if "kb_id" not in header or column not in header:
             raise ValueError(f"{path}: the header {header} lacks 'kb_id' or {column!r}")

@@ -24,32 +24,34 @@ signal alone (the paper's retrieval).
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
    an epitope tag or reporter name (`HA`, `GFP`) is never kept.
 """
-from typing import List, NamedTuple, Optional, Sequence
+from typing import List, NamedTuple, Optional, Sequence, Type, TypeVar
 
 import numpy
 
 from ..organisms.paralog_suffix import member_suffixed
 from ..organisms.ranking import OrganismContext
+from ..text.lines import strings_at
 from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
-from ..text.lines import strings_at
 from .candidate import Candidate
 from .exact_ranking import kind_classes
 from .linker_parts import LinkerParts
 from .settings import LinkerSettings
 from .signals import DECISIONS, SCORING_SIGNALS, Queries, Verdict, verdict
+from .signals.base import RareTermSignal, ScoringSignal
 from .signals.char_tfidf import CharTfidfSignal
 from .signals.dense import DenseSignal
 from .signals.exact import ExactTier
 from .signals.organism import OrganismSignal
 from .signals.relational import RelationalNameSignal
 
+S = TypeVar("S")
 
 
 class Weighted(NamedTuple):
     """A scoring signal and its weight in the fused score."""
 
-    signal: object
+    signal: ScoringSignal
     weight: float
 
 
@@ -90,7 +92,7 @@ class Fusion:
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
         self.decision = next((stage for stage in stages if stage is not None), None)
 
-    def signal(self, cls: type) -> Optional[object]:
+    def signal(self, cls: Type[S]) -> Optional[S]:
         """RETURNS: the signal of this class in use, or None."""
         return next((w.signal for w in self.signals if isinstance(w.signal, cls)), None)
 
@@ -175,13 +177,14 @@ class Fusion:
         settings = self.settings
         n_names = min(settings.n_candidates, 2 * top_k)
         char = self.signal(CharTfidfSignal)
+        assert char is not None  # `link` fills only when the char signal is in use
         pools, search_scores = char.rare_candidates(queries, rows, n_names, settings.sparse_max_df)
         if settings.exact_fill == "char":
             scores = search_scores
         else:
             lexical = [w for w in self.signals if w.signal is not char]
             for weighted in lexical:
-                if hasattr(weighted.signal, "rare_candidates"):
+                if isinstance(weighted.signal, RareTermSignal):
                     found, _ = weighted.signal.rare_candidates(queries, rows, n_names, settings.sparse_max_df)
                     pools = [list(dict.fromkeys(pool + extra)) for pool, extra in zip(pools, found)]
             pools = [pool + self.exact_names_tier().number_variant_candidates(queries.texts[r], pool)
@@ -191,7 +194,7 @@ class Fusion:
             parts = [(self.settings.sparse_weight, char.scores(sub, pools))]
             parts += [(w.weight, w.signal.scores(sub, pools)) for w in lexical]
             total = sum(w for w, _ in parts)
-            scores = [sum(w * values[i] for w, values in parts) / total for i in range(len(pools))]
+            scores = [numpy.asarray(sum(w * values[i] for w, values in parts) / total) for i in range(len(pools))]
         for row, pool, values in zip(rows, pools, scores):
             out[row].extend(self.fill_candidates(pool, numpy.asarray(values, dtype=numpy.float32), out[row], top_k))
 

@@ -17,25 +17,25 @@ import numpy
 from thinc.api import Model
 
 from ..encoder.layer import PRECISIONS, encode_names
-from ..retrieval.exact_names import ExactNameIndex
-from ..text.abbreviations import searched_form
-from ..text.tag_names import is_tag_name
-from .exact_ranking import KIND_PRIORITIES, entity_priors
-from .candidate import Candidate
-from .fusion import Fusion
-from .settings import MODES, IndexSettings, LinkerSettings
-from .build import build_parts
-from .storage import ENTITY_PRIOR_FILE, check_prior, read_linker_parts, save_linker
-from ..retrieval.name_index import AnnoyNameIndex
-from ..retrieval.char_tfidf import CharNgramTfidf
-from .nil_decision import NilModel
-from .signals import Verdict
-from .taxon_lookup import TaxonLookup
-from ..organisms.ranking import OrganismContext
 from ..organisms.orthologs import OrthologTable
-from ..retrieval.word_tfidf import NameTokenIndex
+from ..organisms.ranking import OrganismContext
 from ..reference.reference_set import ReferenceSet
 from ..reference.short_form_names import derived_rows
+from ..retrieval.char_tfidf import CharNgramTfidf
+from ..retrieval.exact_names import ExactNameIndex
+from ..retrieval.name_index import AnnoyNameIndex
+from ..retrieval.word_tfidf import NameTokenIndex
+from ..text.abbreviations import searched_form
+from ..text.tag_names import is_tag_name
+from .build import build_parts
+from .candidate import Candidate
+from .exact_ranking import KIND_PRIORITIES, entity_priors
+from .fusion import Fusion
+from .nil_decision import NilModel
+from .settings import MODES, IndexSettings, LinkerSettings
+from .signals import Verdict
+from .storage import ENTITY_PRIOR_FILE, check_prior, read_linker_parts, save_linker
+from .taxon_lookup import TaxonLookup
 
 MAX_CACHED_LENGTH = 256
 # Name kinds preferred when several entities match a mention exactly (lower is better).
@@ -80,14 +80,14 @@ class KnowledgeBaseLinker:
         # The keys of every name are computed here unless a saved look-up is given (see linker_io).
         self.exact_names = exact_names if exact_names is not None else ExactNameIndex.build(reference_set.names)
         self.exact_names.exclude(lambda: derived_rows(reference_set))  # short forms are no exact names
-        self._cache: "OrderedDict[Tuple[str, int, str, Optional[OrganismContext]], List[Candidate]]" = OrderedDict()
+        self._cache: OrderedDict[Tuple[str, int, str, Optional[OrganismContext]], List[Candidate]] = OrderedDict()
         self.build_seconds: Dict[str, float] = {}
         # Per-entity values for exact_tie_break="prior" (e.g. ChEBI star levels; see exact_ranking).
         self.entity_prior: Optional[numpy.ndarray] = None
         # The NIL decision (None: the best candidate's score is the link's score) and the entities'
         # cross-references (a dict, or the XrefTable of a loaded linker), both saved with the linker (see
         # nil_decision, xref_table).
-        self.nil_model: Optional["NilModel"] = None
+        self.nil_model: Optional[NilModel] = None
         self.xrefs: Mapping[str, Dict[str, str]] = {}
 
     @classmethod

@@ -13,13 +13,14 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Protocol, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy
 
 from ..errors import ArtifactError
 from ..organisms.ranking import OrganismContext
 from ..text.tag_names import is_tag_name
+from .taxon_lookup import TaxonLookup
 
 NIL_MODEL_FILE = "nil_model.json"
 NIL_MODEL_VERSION = 2
@@ -49,15 +50,18 @@ def tag_name_rows(features: numpy.ndarray) -> numpy.ndarray:
 class CandidateLike(Protocol):
     """What the features read of a candidate: its id and score (`kb_linker.Candidate` fits)."""
 
-    kb_id: str
-    score: float
+    @property
+    def kb_id(self) -> str: ...
+
+    @property
+    def score(self) -> float: ...
 
 
 def mention_features(
     mention: str,
     candidates: Sequence["CandidateLike"],
     context: Optional[OrganismContext] = None,
-    taxon_of: Optional[Dict[str, int]] = None,
+    taxon_of: Optional[Union[Mapping[str, int], TaxonLookup]] = None,
     known_taxa: Sequence[int] = (),
 ) -> numpy.ndarray:
     """The feature vector (in the order of `FEATURES`) of one linked mention.
@@ -65,7 +69,7 @@ def mention_features(
     mention (str): the mention as searched.
     candidates (Sequence): its candidates, best first (may be empty).
     context (Optional[OrganismContext]): the organism the mention was assigned to, if any.
-    taxon_of (Optional[Dict[str, int]]): kb_id → taxon of the candidates (multi-organism sets).
+    taxon_of (Optional[Union[Mapping[str, int], TaxonLookup]]): kb_id → taxon of the candidates (multi-organism sets).
     known_taxa (Sequence[int]): the taxa the reference set covers.
     RETURNS (numpy.ndarray): float64 features.
     """

@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass, field, fields, make_dataclass, replac
 from typing import Any, Dict, Literal, Mapping, Optional, Tuple, Union
 
 from ..encoder.layer import PRECISIONS
-from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS
 from ..retrieval.name_index import N_TREES, SEARCH_K
 from ..text.query_forms import QUERY_FORMS
+from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS
 
 MODES = ("hybrid", "dense")
 # What fills ranks 2..k of a mention that takes the exact short-cut (see `LinkerSettings.exact_fill`).

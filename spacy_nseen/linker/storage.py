@@ -18,27 +18,26 @@ before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.np
 import json
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
 import numpy
 from thinc.api import Model
 
 from ..about import ARTIFACT_FORMAT_VERSION, __version__
-from ..retrieval.array_io import load_npz, save_npz
 from ..encoder.weights_io import build_encoder_from_disk, load_encoder_weights, save_encoder
 from ..errors import ArtifactError
-from ..retrieval.exact_names import ExactNameIndex
-from .settings import LinkerSettings
-from ..retrieval.name_index import AnnoyNameIndex
-from ..retrieval.page_advice import prefetch
-from .linker_parts import LinkerParts
-from .nil_decision import NIL_MODEL_FILE, NilModel
+from ..reference.reference_set import ReferenceSet
 from ..reference.xref_table import XREF_TABLE_FILE, load_xref_table, save_xref_table
 from ..reference.xrefs import XREFS_FILE, read_xrefs
+from ..retrieval.array_io import load_npz, save_npz
 from ..retrieval.char_tfidf import CharNgramTfidf
+from ..retrieval.exact_names import ExactNameIndex
+from ..retrieval.name_index import AnnoyNameIndex
+from ..retrieval.page_advice import prefetch
 from ..retrieval.word_tfidf import NameTokenIndex
-from ..reference.reference_set import ReferenceSet
-
+from .linker_parts import LinkerParts
+from .nil_decision import NIL_MODEL_FILE, NilModel
+from .settings import LinkerSettings
 
 META_FILE = "linker.json"
 REFERENCE_FILE = "reference.tsv.gz"
@@ -75,11 +74,14 @@ def save_linker(linker: LinkerParts, directory: Union[str, Path]) -> None:
         linker.tfidf.to_disk(tfidf_path, rare_max_df=linker.settings.sparse_max_df)
     elif tfidf_path.exists():
         tfidf_path.unlink()
-    prior = linker.entity_prior
-    for filename, part, write in ((NIL_MODEL_FILE, linker.nil_model, lambda p: linker.nil_model.to_disk(p)),
-                                  (XREF_TABLE_FILE, linker.xrefs, lambda p: save_xref_table(linker.xrefs, p)),
-                                  (ENTITY_PRIOR_FILE, prior is not None, lambda p: save_entity_prior(prior, p))):
-        if part:
+    nil_model, prior = linker.nil_model, linker.entity_prior
+    writers: Dict[str, Optional[Callable[[Path], None]]] = {
+        NIL_MODEL_FILE: None if nil_model is None else nil_model.to_disk,
+        XREF_TABLE_FILE: (lambda p: save_xref_table(linker.xrefs, p)) if linker.xrefs else None,
+        ENTITY_PRIOR_FILE: None if prior is None else (lambda p: save_entity_prior(prior, p)),
+    }
+    for filename, write in writers.items():
+        if write is not None:
             write(directory / filename)
         elif (directory / filename).exists():
             (directory / filename).unlink()

@@ -31,7 +31,6 @@ from spacy.strings import get_string_id
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc, Span
 from spacy.training import Example
-from spacy.util import ensure_path
 from spacy.vocab import Vocab
 from wasabi import msg
 
@@ -242,7 +241,7 @@ class Gazetteer(Pipe):
             raise FileProblemError(path, "the gazetteer's names file does not exist",
                                    "Build it first (spacy project run chemical-gazetteer) or set names_path to null")
         opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf8") as file_:  # type: ignore[operator]
+        with opener(path, "rt", encoding="utf8") as file_:
             self.add_names(line.rstrip("\n") for line in file_ if line.strip())
 
     # serialization: text, JSON and a pickle-free npz, checked on load
@@ -269,14 +268,14 @@ class Gazetteer(Pipe):
         self._set_state(text, hashes, [int(n) for n in settings["lengths"]])
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         (path / NAMES_FILE).write_text(self._text, encoding="utf8")
         save_npz(path / HASHES_FILE, {"hashes": self._hashes})
         srsly.write_json(path / SETTINGS_FILE, self._settings())
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Gazetteer":
-        path = ensure_path(path)
+        path = Path(path)
         for file_name in (SETTINGS_FILE, NAMES_FILE, HASHES_FILE):
             if not (path / file_name).is_file():
                 raise ArtifactError(path / file_name, "missing", "Copy the pipeline again, or rebuild it")

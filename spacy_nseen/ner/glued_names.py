@@ -26,7 +26,6 @@ import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
-from spacy.util import ensure_path
 
 from ..errors import ArtifactError, FileProblemError
 from .gazetteer import Gazetteer
@@ -115,7 +114,7 @@ class GluedNames:
             for n_suffix, by_suffix in self._by_prefix.get(text[:n_prefix], {}).items():
                 rule = by_suffix.get(text[len(text) - n_suffix:])
                 core = None if rule is None else rule.core(text)
-                if core is not None:
+                if rule is not None and core is not None:
                     found.append((rule, core))
         return found
 
@@ -236,12 +235,12 @@ class GluedNames:
         self.rules = rules
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / SETTINGS_FILE, self._settings())
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "GluedNames":
-        file_ = ensure_path(path) / SETTINGS_FILE
+        file_ = Path(path) / SETTINGS_FILE
         if not file_.is_file():
             raise ArtifactError(file_, "missing", _FIX)
         try:

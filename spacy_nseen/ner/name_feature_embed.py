@@ -7,7 +7,7 @@ component writes before the tok2vec runs. A doc that component has not seen (the
 `initialize` to infer shapes) gets code 0 (O) in every column; a doc with another number of columns than
 `name_labels` is an error that says so.
 """
-from typing import Callable, List, Tuple, Union
+from typing import Callable, List, Tuple, Union, cast
 
 import numpy
 from spacy.tokens import Doc
@@ -37,7 +37,8 @@ def _extract_forward(model: Model[List[Doc], List[Ints2d]], docs: List[Doc], is_
             raise ValueError(f"doc._.{EXTENSION} has shape {codes.shape}, but the tok2vec embeds {name_labels} name "
                              f"labels for {len(doc)} tokens: the nseen_name_features component's labels and the "
                              "embedding's name_labels must agree")
-        features.append(model.ops.asarray2i(numpy.hstack([attrs, codes]), dtype="uint64"))
+        # two (len(doc), n) uint64 arrays side by side: a 2-d integer array
+        features.append(model.ops.asarray2i(cast(Ints2d, numpy.hstack([attrs, codes])), dtype="uint64"))
     return features, lambda d_features: []
 
 
@@ -59,7 +60,7 @@ def name_feature_hash_embed(width: int, attrs: List[Union[str, int]], rows: List
     if min(name_labels, feature_rows, feature_width) < 1:
         raise ValueError(f"name_labels, feature_rows and feature_width must be at least 1, got "
                          f"{name_labels}, {feature_rows}, {feature_width}")
-    embeddings = [HashEmbed(width, n_rows, column=i, seed=8 + i, dropout=0.0) for i, n_rows in enumerate(rows)]
+    embeddings: List[Model[Ints2d, Floats2d]] = [HashEmbed(width, n_rows, column=i, seed=8 + i, dropout=0.0) for i, n_rows in enumerate(rows)]
     embeddings += [HashEmbed(feature_width, feature_rows, column=len(rows) + i, seed=8 + len(rows) + i, dropout=0.0)
                    for i in range(name_labels)]
     concat_width = width * len(rows) + feature_width * name_labels

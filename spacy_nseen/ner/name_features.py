@@ -8,8 +8,8 @@ one column per label, which `spacy_nseen.NameFeatureHashEmbed.v1` embeds beside 
 The NER learns how far to trust each list; the component never sets entities itself.
 
 Matching is `Gazetteer.matches` (the tokens' lower-case forms unless `lowercase` is false, the pipeline's
-tokenizer, the longest name at each position, left to right). Saved as one gazetteer folder per label plus `name_features.json` (settings); a missing, truncated or
-foreign file raises an `ArtifactError` that names it.
+tokenizer, the longest name at each position, left to right). Saved as one gazetteer folder per label plus
+`name_features.json` (settings); a missing, truncated or foreign file raises an `ArtifactError` that names it.
 """
 import json
 from pathlib import Path
@@ -21,7 +21,6 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import ensure_path
 from wasabi import msg
 
 from ..errors import ArtifactError
@@ -113,14 +112,14 @@ class NameFeatures(Pipe):
             raise ArtifactError(where, f"labels {settings.get('labels')!r}, but the config says {list(self.labels)!r}", fix)
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / SETTINGS_FILE, self._settings())
         for label, gazetteer in self.gazetteers.items():
             gazetteer.to_disk(path / label)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "NameFeatures":
-        path = ensure_path(path)
+        path = Path(path)
         settings_path = path / SETTINGS_FILE
         if not settings_path.is_file():
             raise ArtifactError(settings_path, "missing", "Copy the pipeline again, or rebuild it")

@@ -25,7 +25,6 @@ import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
-from spacy.util import ensure_path
 
 from ..errors import ArtifactError
 from ..retrieval.array_io import load_npz, save_npz
@@ -195,7 +194,7 @@ class ProteinGeneLabeler:
     # serialization: JSON and a pickle-free npz, checked on load ---------------------------------------------
 
     def to_disk(self, path: Union[str, Path], *, exclude: Sequence[str] = tuple()) -> None:
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         save_npz(path / WEIGHTS_FILE, {"weights": self.weights})
         srsly.write_json(path / SETTINGS_FILE, self._settings())
@@ -233,7 +232,7 @@ class ProteinGeneLabeler:
         self.n_updates = int(settings.get("n_updates", 0))
 
     def from_disk(self, path: Union[str, Path], *, exclude: Sequence[str] = tuple()) -> "ProteinGeneLabeler":
-        path = ensure_path(path)
+        path = Path(path)
         for file_name in (SETTINGS_FILE, WEIGHTS_FILE):
             if not (path / file_name).is_file():
                 raise ArtifactError(path / file_name, "missing", _FIX)

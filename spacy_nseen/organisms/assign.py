@@ -3,9 +3,10 @@
 Evidence as a biologist reads it, each level with its weight (`AssignerSettings`): an organism word or
 prefix next to the mention (`mouse Trp53`, `hTERT`) > a word or cell line in the same sentence > anywhere
 in the caption > in the other panels of the same figure (when a caption comes split into panel texts) >
-in the other captions of the article > the mention's own form (`Trp53` vs `TP53`) > a prior. A level's hits are summed per taxon (word strengths from `lexicon`) and the level's weight is shared
-among its taxa: `weight · count[t] / max(1, Σ count)`, so a lone weak word stays weak and a caption naming
-human and mouse splits its weight. The taxon with the highest total wins; ties go to the prior's order.
+in the other captions of the article > the mention's own form (`Trp53` vs `TP53`) > a prior. A level's hits are
+summed per taxon (word strengths from `lexicon`) and the level's weight is shared among its taxa:
+`weight · count[t] / max(1, Σ count)`, so a lone weak word stays weak and a caption naming human and mouse splits
+its weight. The taxon with the highest total wins; ties go to the prior's order.
 Deterministic, no model: the only artifact is the optional cell line table.
 """
 from dataclasses import dataclass, field, fields
@@ -263,9 +264,9 @@ class OrganismAssigner:
                 ("caption", caption, s.caption_weight, "in the text")):
             for taxon, share in _shares(counts, weight).items():
                 add(taxon, share, f"{labels[(level, taxon)]} {where} → {taxon}")
-        for hit in mention_form_evidence(form or evidence.text[start:end]):
-            weight = s.form_weight if hit.kind == "form" else s.prefix_weight
-            add(hit.taxon, weight * hit.strength, f"{hit.label} → {hit.taxon}")
+        for form_hit in mention_form_evidence(form or evidence.text[start:end]):
+            weight = s.form_weight if form_hit.kind == "form" else s.prefix_weight
+            add(form_hit.taxon, weight * form_hit.strength, f"{form_hit.label} → {form_hit.taxon}")
         return self._decide(totals, reasons, user)
 
     def _decide(self, totals: Dict[int, float], reasons: List[Tuple[float, str, int]],

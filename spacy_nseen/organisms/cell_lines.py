@@ -107,7 +107,7 @@ def read_cellosaurus(path: PathLike) -> Iterator[Dict[str, str]]:
                             "Point the build at the mirror's cellosaurus/cell_line_species.tsv.gz")
     opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt", encoding="utf8", newline="") as f:  # type: ignore[operator]
+        with opener(path, "rt", encoding="utf8", newline="") as f:
             reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
             missing = {"cellosaurus_id", "name", "species", "taxon_id"} - set(reader.fieldnames or [])
             if missing:

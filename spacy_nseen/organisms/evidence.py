@@ -9,8 +9,16 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .cell_lines import CellLineTable
-from .lexicon import (EITHER_YEAST_WORDS, FISSION_YEAST, GRAFT_HOSTS, GRAFT_WORDS, YEAST, YEAST_DELETION, SpeciesHit,
-                      find_species_words)
+from .lexicon import (
+    EITHER_YEAST_WORDS,
+    FISSION_YEAST,
+    GRAFT_HOSTS,
+    GRAFT_WORDS,
+    YEAST,
+    YEAST_DELETION,
+    SpeciesHit,
+    find_species_words,
+)
 
 # A sentence ends at . ! ? ; followed by a space, and a caption panel starts at "(A) ", "B, " ...
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-Za-z])*\)\s)")

@@ -199,9 +199,10 @@ GLUED_NOT: Pattern[str] = re.compile(
     re.IGNORECASE)
 GLUED_TAXA: Dict[str, int] = {"human": HUMAN, "mouse": MOUSE, "murine": MOUSE, "rat": RAT, "rats": RAT}
 
-# Genotype notations of one organism (with substrings that must occur for the regex to match): yeast deletions `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl`
-# and knockouts `Atg5−/−` of mouse genetics. A yeast deletion names budding yeast unless the text or its context
-# names fission yeast, whose genetics writes them the same way (`evidence.TextEvidence.in_fission_yeast`).
+# Genotype notations of one organism (with substrings that must occur for the regex to match): yeast deletions
+# `atg1Δ`, `Δpep4`; floxed alleles `Atg7fl/fl` and knockouts `Atg5−/−` of mouse genetics. A yeast deletion names
+# budding yeast unless the text or its context names fission yeast, whose genetics writes them the same way
+# (`evidence.TextEvidence.in_fission_yeast`).
 YEAST_DELETION = "yeast deletion"
 # Species words that both yeasts' papers write: budding yeast's unless the text or its context names fission yeast
 EITHER_YEAST_WORDS = frozenset({"yeast", "yeasts"})

@@ -11,7 +11,7 @@ from ..organisms.ranking import OrganismContext
 class EntityLink(NamedTuple):
     """What the linker found for one routed entity."""
 
-    index: int  # position in doc.ents
+    ent_index: int  # position in doc.ents
     kb: str
     candidates: List[Candidate]
     probability: Optional[float]  # the NIL model's probability that candidates[0] is right; None without one
@@ -43,7 +43,7 @@ def write_links(doc: Doc, prediction: DocLinks, xrefs: Mapping[str, Mapping[str,
         return
     ents = list(doc.ents)
     for link in prediction.links:
-        ent = ents[link.index]
+        ent = ents[link.ent_index]
         candidates = link.candidates or []
         score = link.verdict.score
         best = candidates[0] if link.verdict.keep else None
@@ -60,5 +60,5 @@ def write_links(doc: Doc, prediction: DocLinks, xrefs: Mapping[str, Mapping[str,
         new._.kb_taxon_evidence = list(link.evidence) if link.evidence else None
         new._.kb_xrefs = dict(found) if found else None
         new._.kb_searched = link.searched
-        ents[link.index] = new
+        ents[link.ent_index] = new
     doc.ents = ents

@@ -10,7 +10,7 @@ tune_nil, evaluate), so they link as the component does.
    form is searched by it unless the mention is itself a name of the set and the long form is not, or the long form
    is the lexicon's guess for a tag name the set never links (`KnowledgeBaseLinker.searched_form`).
 """
-from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Set
+from typing import Callable, List, NamedTuple, Optional, Sequence, Set
 
 import numpy
 
@@ -18,9 +18,9 @@ from ..linker.candidate import Candidate
 from ..linker.kb_linker import KnowledgeBaseLinker
 from ..linker.signals import Verdict
 from ..linker.signals.nil import decision_features
-from ..parts.decision import LinkDecision
 from ..organisms.assign import OrganismAssigner
 from ..organisms.ranking import OrganismContext
+from ..parts.decision import LinkDecision
 from ..text.abbreviation_lexicon import AbbreviationLexicon
 from ..text.abbreviations import defined_long_forms
 from .organism_context import organism_contexts
@@ -71,8 +71,8 @@ def prepare_requests(
     *,
     expand_abbreviations: bool = True,
     organisms: Optional[Sequence[int]] = None,
-    article_texts: Optional[Iterable[str]] = None,
-    figure_texts: Optional[Iterable[str]] = None,
+    article_texts: Optional[Sequence[str]] = None,
+    figure_texts: Optional[Sequence[str]] = None,
     allowed: Optional[frozenset] = None,
     lexicon: Optional[AbbreviationLexicon] = None,
 ) -> TextRequests:
@@ -87,8 +87,9 @@ def prepare_requests(
     guessed: Set[str] = set()
     if expand_abbreviations and lexicon is not None:
         for m in mentions:
-            if m.text not in long_forms and m.text in lexicon:
-                long_forms[m.text] = lexicon.get(m.text)
+            long_form = lexicon.get(m.text) if m.text not in long_forms else None
+            if long_form is not None:
+                long_forms[m.text] = long_form
                 guessed.add(m.text)
     found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
                               organisms=organisms, article_texts=article_texts, figure_texts=figure_texts,
@@ -118,5 +119,5 @@ def link_requests(linker: KnowledgeBaseLinker, requests: Sequence[Request], *, t
 
 def request_features(linker: KnowledgeBaseLinker, linked: Sequence[Linked]) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): the NIL decision's feature rows of linked requests (`signals.nil.decision_features`)."""
-    return decision_features(linker, [l.searched for l in linked], [l.candidates for l in linked],
-                             [l.request.context for l in linked])
+    return decision_features(linker, [one.searched for one in linked], [one.candidates for one in linked],
+                             [one.request.context for one in linked])

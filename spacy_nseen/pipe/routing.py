@@ -7,7 +7,7 @@ from spacy.tokens import Doc, Span
 class Routed(NamedTuple):
     """An entity routed to a reference set."""
 
-    index: int  # position in doc.ents
+    ent_index: int  # position in doc.ents
     span: Span
     kb: str
 

@@ -3,11 +3,13 @@ abbreviation lexicon;
 bytes (one msgpack blob of those files) and pickling (through the bytes: Annoy indexes cannot be pickled)."""
 import tempfile
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Union
 
 import srsly
-from spacy.util import from_disk as util_from_disk, to_disk as util_to_disk
+from spacy.util import from_disk as util_from_disk
+from spacy.util import to_disk as util_to_disk
 
 from ..errors import ArtifactError
 from ..linker.kb_linker import KnowledgeBaseLinker, load_linker
@@ -20,7 +22,7 @@ CELL_LINES_FILE = "cell_lines.json.gz"
 ABBREVIATIONS_FILE = "abbreviations.json"
 SAVE_AGAIN = "Save the pipeline again with nlp.to_disk()."
 # What a pickled pipe leaves out of its __dict__ (restored from the bytes of its files).
-UNPICKLED = ("linkers", "_tempdir", "cell_lines", "organism_assigner", "abbreviation_lexicon")
+UNPICKLED = ("linkers", "bytes_dir", "cell_lines", "organism_assigner", "abbreviation_lexicon")
 
 
 def pipe_to_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) -> None:
@@ -32,7 +34,7 @@ def pipe_to_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) -> N
     }
     for kb in pipe.kb_names:
         if kb in pipe.linkers:
-            serialize[f"kb_{kb}"] = lambda p, kb=kb: save_linker(pipe.linkers[kb], p)
+            serialize[f"kb_{kb}"] = partial(save_linker, pipe.linkers[kb])
     if pipe.cell_lines is not None:
         serialize[CELL_LINES_FILE] = lambda p: pipe.cell_lines.to_disk(p)
     if pipe.abbreviation_lexicon is not None:
@@ -53,12 +55,12 @@ def pipe_from_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) ->
     deserialize: Dict[str, Callable[[Path], None]] = {"cfg": lambda p: None}
     # A pipe saved before it was initialised has no linker directories, and loads uninitialised.
     for kb in (kb for kb in pipe.kb_names if kb in saved):
-        deserialize[f"kb_{kb}"] = lambda p, kb=kb: load_kb(pipe, kb, p)
+        deserialize[f"kb_{kb}"] = partial(load_kb, pipe, kb)
     if (path / CELL_LINES_FILE).exists() and CELL_LINES_FILE not in exclude:
         pipe.cell_lines = CellLineTable.from_disk(path / CELL_LINES_FILE)
     if (path / ABBREVIATIONS_FILE).exists() and ABBREVIATIONS_FILE not in exclude:
         pipe.abbreviation_lexicon = AbbreviationLexicon.from_disk(path / ABBREVIATIONS_FILE)
-    pipe.organism_assigner = pipe._make_assigner()
+    pipe.organism_assigner = pipe.make_assigner()
     util_from_disk(path, deserialize, exclude)
 
 
@@ -97,10 +99,10 @@ def pipe_to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:
 def pipe_from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
     """Restore from `pipe_to_bytes`; the files live in a temporary directory kept as long as the pipe."""
     data = srsly.msgpack_loads(bytes_data)
-    if pipe._tempdir is not None:
-        pipe._tempdir.cleanup()
-    pipe._tempdir = tempfile.TemporaryDirectory(prefix="nseen_linker_")
-    root = Path(pipe._tempdir.name)
+    if pipe.bytes_dir is not None:
+        pipe.bytes_dir.cleanup()
+    pipe.bytes_dir = tempfile.TemporaryDirectory(prefix="nseen_linker_")
+    root = Path(pipe.bytes_dir.name)
     for rel, content in data["files"].items():
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -120,9 +122,9 @@ def restore_state(pipe: Any, state: Dict[str, Any]) -> None:
     data = state.pop("_linker_bytes")
     pipe.__dict__.update(state)
     pipe.linkers = {}
-    pipe._tempdir = None
+    pipe.bytes_dir = None
     pipe.cell_lines = None
     pipe.abbreviation_lexicon = None
-    pipe.organism_assigner = pipe._make_assigner()
+    pipe.organism_assigner = pipe.make_assigner()
     if data is not None:
         pipe.from_bytes(data)

@@ -124,7 +124,7 @@ class ReferenceSet:
                     taxa = {}
                 for line_no, cols in found:
                     rows.append((cols[0], cols[1], cols[2] if len(cols) > 2 else ""))
-                    if taxa is not None and len(cols) > taxon_col and cols[taxon_col].strip():
+                    if taxa is not None and taxon_col is not None and len(cols) > taxon_col and cols[taxon_col].strip():
                         try:
                             taxa[cols[0].strip()] = int(cols[taxon_col])
                         except ValueError:
@@ -212,7 +212,7 @@ class ReferenceSet:
         entity = self._entities().get(kb_id)
         if entity is None:
             return []
-        return [self.names[i] for i in numpy.flatnonzero(self.name_entity == entity)]
+        return [self.names[i] for i in numpy.flatnonzero(self.name_entity == entity).tolist()]
 
 
 def _utf8(text: str) -> numpy.ndarray:

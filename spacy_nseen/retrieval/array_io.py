@@ -31,6 +31,8 @@ def save_npz(path: Union[str, Path], arrays: Mapping[str, numpy.ndarray]) -> Non
     path = Path(path)
     part = path.with_name(path.name + ".part")
     with zipfile.ZipFile(part, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+        out = archive.fp
+        assert out is not None  # open for writing
         for name, value in arrays.items():
             value = numpy.asanyarray(value)
             if value.dtype.hasobject:
@@ -41,7 +43,7 @@ def save_npz(path: Union[str, Path], arrays: Mapping[str, numpy.ndarray]) -> Non
             header_size = len(data) - value.nbytes
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_STORED
-            start = archive.fp.tell() + _LOCAL_HEADER_SIZE + len(info.filename.encode("utf8")) + header_size
+            start = out.tell() + _LOCAL_HEADER_SIZE + len(info.filename.encode("utf8")) + header_size
             pad = -start % _ALIGNMENT
             if 0 < pad < 4:
                 pad += _ALIGNMENT

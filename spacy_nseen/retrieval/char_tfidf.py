@@ -23,12 +23,21 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Uni
 import numpy as np
 import scipy.sparse as sp
 
-from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
-from .sparse import count_matrix, document_frequency, fit_terms, row_counts, l2_tfidf, shared_rows
-from .sparse import smaller_storage, top_k_postings
+from .array_io import load_npz, save_npz
+from .sparse import (
+    NameCounts,
+    TfMatrix,
+    count_matrix,
+    document_frequency,
+    fit_terms,
+    l2_tfidf,
+    row_counts,
+    shared_rows,
+    smaller_storage,
+    top_k_postings,
+)
 from .term_vocab import MAX_PACKED_NGRAM, NgramVocab, ngram_keys
-from .sparse import NameCounts, TfMatrix
 
 # 3: term counts + inverse norms instead of float32 weights, packed n-gram keys instead of a string vocabulary.
 # 4: names with the same prepared text share a stored row (the optional `shared_*` arrays map names to rows).
@@ -120,8 +129,8 @@ class CharNgramTfidf(NameCounts):
             indptr = np.zeros(len(strings) + 1, dtype=np.int64)
             np.cumsum(np.bincount(rows[known], minlength=len(strings)), out=indptr[1:])
             return self._weight(count_matrix(ids[known].astype(np.int32), indptr, (len(strings), len(vocab))))
-        rows = ((j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None) for s in strings)
-        return self._weight(row_counts(rows, len(vocab)))
+        known_ngrams = ((j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None) for s in strings)
+        return self._weight(row_counts(known_ngrams, len(vocab)))
 
     def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64,
               max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:

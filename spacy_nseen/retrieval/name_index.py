@@ -213,7 +213,8 @@ class AnnoyNameIndex:
         if rows is None and n_vectors != n_items:
             raise ArtifactError(meta_path, f"says {n_vectors} vectors for {n_items} names without a map of which names "
                                            "share them", REBUILD)
-        index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=int(meta.get("search_k", -1) if search_k is None else search_k), seed=int(meta.get("seed", 0)))
+        saved_search_k = int(meta.get("search_k", -1) if search_k is None else search_k)
+        index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=saved_search_k, seed=int(meta.get("seed", 0)))
         annoy = AnnoyIndex(dim, "angular")
         mapped_before = _file_mappings(path)
         try:
@@ -311,4 +312,4 @@ def _write_bytes(data: numpy.ndarray, path: Path, chunk: int = 1 << 26) -> None:
     """Write a byte array to a new file in chunks (a mapped file is not read into memory whole)."""
     with open(path, "xb") as file_:
         for start in range(0, len(data), chunk):
-            file_.write(memoryview(numpy.ascontiguousarray(data[start:start + chunk])))
+            file_.write(numpy.ascontiguousarray(data[start:start + chunk]).data)

@@ -56,7 +56,8 @@ def advise_random_region(start: int, length: int) -> bool:
     RETURNS (bool): whether the advice was given.
     """
     global _libc
-    if not advice_enabled() or length <= 0 or start % mmap.PAGESIZE:
+    advice = MADV_RANDOM
+    if advice is None or not advice_enabled() or length <= 0 or start % mmap.PAGESIZE:
         return False
     if _libc is None:
         try:
@@ -67,7 +68,7 @@ def advise_random_region(start: int, length: int) -> bool:
             _libc = False
     if not _libc:
         return False
-    return _libc.madvise(ctypes.c_void_p(start), ctypes.c_size_t(length), ctypes.c_int(MADV_RANDOM)) == 0
+    return _libc.madvise(ctypes.c_void_p(start), ctypes.c_size_t(length), ctypes.c_int(advice)) == 0
 
 
 def prefetch_enabled() -> bool:

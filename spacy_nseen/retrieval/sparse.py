@@ -17,7 +17,7 @@ The same class holds the transposed matrix (terms × names: the postings of an i
 import itertools
 from array import array
 from pathlib import Path
-from typing import Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 import scipy.sparse as sp
@@ -258,8 +258,11 @@ def checked_csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarr
     n_rows, n_cols = (int(x) for x in shape)
     return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)
 
+_csr_row_index: Optional[Callable[..., None]]
 try:  # scipy's C++ row gather (what `csr_matrix[rows]` runs): copies each selected row's range at once.
-    from scipy.sparse._sparsetools import csr_row_index as _csr_row_index
+    from scipy.sparse._sparsetools import csr_row_index
+
+    _csr_row_index = csr_row_index
 except ImportError:  # pragma: no cover - a scipy without it: the numpy gather below
     _csr_row_index = None
 
@@ -332,7 +335,7 @@ class TfMatrix:
     @classmethod
     def empty(cls) -> "TfMatrix":
         """RETURNS (TfMatrix): the matrix of no names (an index not fitted yet)."""
-        return cls.from_counts(sp.csr_matrix((0, 0), dtype=numpy.uint8), numpy.zeros((0,), dtype=numpy.float32),
+        return cls.from_counts(sp.csr_matrix(numpy.zeros((0, 0), dtype=numpy.uint8)), numpy.zeros((0,), dtype=numpy.float32),
                                numpy.zeros(0, numpy.float32), by_name=True)
 
     @classmethod
@@ -363,7 +366,7 @@ class TfMatrix:
         """RETURNS (sp.csr_matrix): the term counts as an integer CSR matrix (a copy)."""
         return sp.csr_matrix((self.tf, self.indices, numpy.asarray(self.indptr)), shape=self.shape)
 
-    def rows(self, selected: Sequence[int]) -> sp.csr_matrix:
+    def rows(self, selected: Union[Sequence[int], numpy.ndarray]) -> sp.csr_matrix:
         """The float32 rows `selected` (in that order, repeats allowed), equal to `to_csr()[selected]`."""
         signed = self.indptr.dtype
         sel = numpy.asarray(selected, dtype=numpy.int64)
@@ -398,7 +401,7 @@ class TfMatrix:
                     fix: str) -> "TfMatrix":
         """The matrix over saved (memory-mapped) arrays; ArtifactError naming `path` if they disagree."""
         entries, indptr = stored[f"{prefix}entries"], stored[f"{prefix}indptr"]
-        packed_types = ((numpy.uint32, numpy.int32), (numpy.uint64, numpy.int64))
+        packed_types = ((numpy.dtype(numpy.uint32), numpy.dtype(numpy.int32)), (numpy.dtype(numpy.uint64), numpy.dtype(numpy.int64)))
         if (entries.dtype, indptr.dtype) not in packed_types or entries.ndim != 1:
             raise ArtifactError(path, f"its {what} have types {entries.dtype}, {indptr.dtype}, not packed term counts "
                                 "(foreign file)", fix)
@@ -445,6 +448,7 @@ class TfMatrix:
         cols = self._columns(entries)
         tf = numpy.right_shift(entries, entries.dtype.type(self.col_bits), out=entries)
         if self.by_name:
+            assert inv_norm is not None  # a name matrix is always built with its names' norms
             data = tfidf_values(tf, numpy.take(self.idf, cols), inv_norm, self.sublinear_tf)
         else:
             data = tfidf_values(tf, numpy.repeat(self.idf[sel], lengths), numpy.take(self.inv_norm, cols), self.sublinear_tf)

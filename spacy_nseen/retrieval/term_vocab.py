@@ -181,7 +181,7 @@ class HashedTermVocab(Mapping[str, int]):
             return out
         ids = self.ids[first[hits]].astype(numpy.int64)
         starts, ends = self.offsets[ids].tolist(), (self.offsets[ids + 1] - 1).tolist()
-        blob = memoryview(self.utf8)
+        blob = self.utf8.data  # a memoryview of the bytes
         for i, term_id, start, end in zip(hits.tolist(), ids.tolist(), starts, ends):
             if blob[start:end] == encoded[i]:  # the first term with this hash is it (almost always)
                 out[i] = term_id

@@ -22,13 +22,22 @@ from typing import Iterable, List, Mapping, Sequence, Tuple, Union
 import numpy
 import scipy.sparse as sp
 
-from .array_io import load_npz, save_npz
 from ..errors import ArtifactError
 from ..text.greek import spell_out_greek
-from .sparse import document_frequency, fit_terms, l2_tfidf, row_counts, shared_rows, top_k_postings
-from .sparse import smaller_storage, without_common_terms
+from .array_io import load_npz, save_npz
+from .sparse import (
+    NameCounts,
+    TfMatrix,
+    document_frequency,
+    fit_terms,
+    l2_tfidf,
+    row_counts,
+    shared_rows,
+    smaller_storage,
+    top_k_postings,
+    without_common_terms,
+)
 from .term_vocab import HashedTermVocab
-from .sparse import NameCounts, TfMatrix
 
 # 2: term counts + inverse norms instead of float32 weights; the vocabulary as sorted hashes.
 # 3: names with the same terms share a stored row; the names of each term (`df`) saved.
@@ -161,7 +170,8 @@ class NameTokenIndex(NameCounts):
         except Exception as err:  # BadZipFile, EOFError, ValueError, OSError
             raise ArtifactError(path, f"cannot be read ({type(err).__name__}: {err})", REBUILD) from None
         self = cls()
-        self.vocab = HashedTermVocab.from_arrays(*(stored[a] for a in _VOCAB), path=path, fix=REBUILD)
+        utf8, offsets, hashes, hash_ids = (stored[a] for a in _VOCAB)
+        self.vocab = HashedTermVocab.from_arrays(utf8, offsets, hashes, hash_ids, path=path, fix=REBUILD)
         self.idf = numpy.asarray(stored["idf"], dtype=numpy.float32)
         self.df = numpy.asarray(stored["df"])
         inv_norm = stored["inv_norm"]

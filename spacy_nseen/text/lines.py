@@ -25,7 +25,7 @@ class TextLines(Sequence[str]):
         if data.dtype != numpy.uint8 or data.ndim != 1:
             raise ValueError(f"expected 1-d uint8 bytes, got {data.dtype} of shape {data.shape}")
         self._data = data
-        self._buffer = memoryview(numpy.ascontiguousarray(data))
+        self._buffer = numpy.ascontiguousarray(data).data  # a memoryview of the bytes
         # bounds[i] is where string i starts; string i ends one byte before bounds[i + 1]. An array.array
         # gives Python ints 3× faster than a numpy array when one string is read.
         self._bounds = array("q", [0])

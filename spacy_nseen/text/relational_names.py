@@ -37,7 +37,9 @@ def normalized(text: str) -> str:
 def leading_word(text: str) -> str:
     """RETURNS (str): the case-folded start of `text` up to its first separator (what every name that
     `relational_extension` accepts for this mention starts with, in any case)."""
-    return _LEADING.match(text.casefold().lstrip()).group()
+    match = _LEADING.match(text.casefold().lstrip())
+    assert match is not None  # the pattern matches the empty string too
+    return match.group()
 
 
 def relational_extension(mention: str, name: str) -> bool:

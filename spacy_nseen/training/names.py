@@ -18,8 +18,8 @@ from thinc.api import Model
 
 from ..encoder.layer import ARCHITECTURE
 from ..encoder.vocab import DEFAULT_NORMALIZATION
-from ..text.variants import same_name_variants
 from ..reference.reference_set import ReferenceSet
+from ..text.variants import same_name_variants
 from .siamese import StepStats, TrainingSettings, hard_negative_round, names_trainer
 
 

@@ -19,9 +19,8 @@ from thinc.api import Model
 
 from ..encoder.layer import encode_names, get_char_vocab, get_torch_module
 from ..encoder.vocab import DEFAULT_NORMALIZATION
-from .losses import in_batch_info_nce, soft_contrastive_loss
 from ..retrieval.name_index import AnnoyNameIndex
-
+from .losses import in_batch_info_nce, soft_contrastive_loss
 
 IN_BATCH_LOSSES = ("contrastive", "infonce")
 
@@ -138,6 +137,8 @@ class SiameseTrainer:
         left, right = self.left[batch], self.right[batch]
         distinct, inverse = numpy.unique(numpy.concatenate([left, right]), return_inverse=True)
         vocab = get_char_vocab(self.encoder)
+        if vocab is None:
+            raise ValueError("the encoder has no character vocabulary: fit one before training (set_char_vocab)")
         ids, lengths = vocab.batch([self.strings[i] for i in distinct], self.encoder.attrs["max_length"])
         self.module.train()
         vectors = self.module(torch.from_numpy(ids), torch.from_numpy(lengths))
@@ -389,8 +390,8 @@ def names_trainer(
     RETURNS (Tuple[SiameseTrainer, Dict[str, int]]): the trainer and its pair counts (`semantic_positive`,
         `semantic_negative`, `extra`).
     """
-    from ..encoder.vocab import CharVocab
     from ..encoder.layer import set_char_vocab
+    from ..encoder.vocab import CharVocab
 
     strings = list(names)
     position = {s: i for i, s in enumerate(strings)}

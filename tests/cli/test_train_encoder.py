@@ -1,8 +1,9 @@
 import json
 
+from cli_support import CELL_LINES, link
+
 from spacy_nseen.encoder.weights_io import read_encoder_config
 
-from cli_support import CELL_LINES, link
 SMALL = ["--depth", "1", "--hidden-width", "32", "--char-width", "32", "--output-width", "64", "--batch-pairs", "64"]
 
 

@@ -6,8 +6,8 @@ from typing import Callable, Dict
 
 import pytest
 import spacy
-
 from corpus_support import CHEMICALS, PROTEINS, caption_texts
+
 from tests.conftest import encoder_block
 
 

@@ -2,13 +2,12 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_support import read_shards
 
 from spacy_nseen.corpus.annotate import annotate_corpus
 from spacy_nseen.corpus.bioc import read_bioc_xml
 from spacy_nseen.corpus.engines import InProcessEngine
 from spacy_nseen.corpus.errors import CorpusError
-
-from corpus_support import read_shards
 
 
 def test_annotate_jsonl_with_bad_records(tmp_path: Path, tiny_pipeline: str, write_jsonl):

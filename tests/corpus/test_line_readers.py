@@ -51,7 +51,7 @@ def test_captions_tsv(tmp_path: Path):
         "split\tpmc_id\tcaption_id\ttext\n"
         "train\tP1\tP1 Figure_1-A\t(A) PLCγ2 binds ATP.\n"
         "train\tP1\tP1 Figure_1-B\n"
-        "train\tP1\tP1 Figure_1-C\t\n".encode("utf-8") + b"train\tP1\tP1 Figure_1-D\tbad \xff byte\n"
+        "train\tP1\tP1 Figure_1-C\t\n".encode() + b"train\tP1\tP1 Figure_1-D\tbad \xff byte\n"
     )
     items = list(read_captions_tsv(path))
     assert items[0] == TextRecord("P1 Figure_1-A", "(A) PLCγ2 binds ATP.", {"split": "train", "pmc_id": "P1"})

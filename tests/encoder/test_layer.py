@@ -3,7 +3,6 @@ import pytest
 import torch
 from spacy.util import registry
 
-from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.encoder.layer import (
     ARCHITECTURE,
     build_char_bilstm_encoder,
@@ -13,6 +12,7 @@ from spacy_nseen.encoder.layer import (
     set_char_vocab,
     set_precision,
 )
+from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.errors import NotInitializedError
 
 NAMES = ["FOXP2", "PLC-gamma-2", "", "p", "Inhibitor of nuclear factor kappa-B kinase subunit epsilon", "RAS", "🧬"]

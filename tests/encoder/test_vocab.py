@@ -1,7 +1,8 @@
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spacy_nseen.about import ARTIFACT_FORMAT_VERSION
 from spacy_nseen.encoder.vocab import BASE_CHARS, DEFAULT_NORMALIZATION, PAD_ID, UNK_ID, CharVocab

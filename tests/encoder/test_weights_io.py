@@ -6,6 +6,7 @@ import numpy
 import pytest
 import torch
 
+from spacy_nseen.encoder.layer import build_char_bilstm_encoder, encode_names, get_char_vocab, set_char_vocab
 from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.encoder.weights_io import (
     CONFIG_FILE,
@@ -16,7 +17,6 @@ from spacy_nseen.encoder.weights_io import (
     read_encoder_config,
     save_encoder,
 )
-from spacy_nseen.encoder.layer import build_char_bilstm_encoder, encode_names, get_char_vocab, set_char_vocab
 from spacy_nseen.errors import ArtifactError
 
 NAMES = ["FOXP2", "PLCγ2", "IKK-epsilon", "蛋白"]

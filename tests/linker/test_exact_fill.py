@@ -3,12 +3,11 @@ import numpy
 import pytest
 import scipy.sparse as sp
 
-from spacy_nseen.retrieval.sparse import without_common_terms
-from spacy_nseen.text.plurals import number_variants
 from spacy_nseen.linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker.settings import EXACT_FILLS
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.retrieval.sparse import top_k_postings
+from spacy_nseen.retrieval.sparse import top_k_postings, without_common_terms
+from spacy_nseen.text.plurals import number_variants
 
 # Exact matches of one entity (FOXP2, HRAS), of a loose key (FOX-P2), and mentions without an exact match.
 MENTIONS = ["FOXP2", "FOX-P2", "hras", "PLCG2", "IKK-beta", "p53", "Forkhead box protein", "PLC gamma"]

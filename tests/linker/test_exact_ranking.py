@@ -1,8 +1,15 @@
 import numpy
 import pytest
 
-from spacy_nseen.linker.exact_ranking import (ALIAS_RANK, KIND_PRIORITIES, entity_priors, kind_classes, kind_ranks,
-                                              names_per_entity, read_entity_prior)
+from spacy_nseen.linker.exact_ranking import (
+    ALIAS_RANK,
+    KIND_PRIORITIES,
+    entity_priors,
+    kind_classes,
+    kind_ranks,
+    names_per_entity,
+    read_entity_prior,
+)
 from spacy_nseen.linker.kb_linker import KIND_PRIORITY, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference.reference_set import ReferenceSet
 

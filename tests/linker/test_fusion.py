@@ -2,8 +2,8 @@
 import numpy
 import pytest
 
-from spacy_nseen.linker.kb_linker import LinkerSettings
 from spacy_nseen.linker.fusion import Fusion
+from spacy_nseen.linker.kb_linker import LinkerSettings
 from spacy_nseen.linker.signals import SCORING_SIGNALS, Decision, Queries, Signal
 from spacy_nseen.linker.signals.char_tfidf import CharTfidfSignal
 from spacy_nseen.linker.signals.fuzzy import FuzzySignal

@@ -1,17 +1,18 @@
 import numpy
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from spacy_nseen.encoder.layer import bf16_lstm_supported, encode_names, encoder_input_keys
 from spacy_nseen.errors import ArtifactError
-from spacy_nseen.retrieval.exact_names import ExactNameIndex
 from spacy_nseen.linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker.storage import META_FILE, REFERENCE_FILE, TFIDF_FILE
+from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
+from spacy_nseen.retrieval.exact_names import ExactNameIndex
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from spacy_nseen.retrieval.shared_vectors import VectorRows
-from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
 from spacy_nseen.retrieval.word_tfidf import NameTokenIndex
-from spacy_nseen.reference.reference_set import ReferenceSet
 
 MENTIONS = ["FOX-P2", "PLCγ2", "ras", "IKKε", "p53", "Histone H3", "🧬", "mTOR"]
 

@@ -1,17 +1,18 @@
 """The speed options and fast-loading files of the linker: same results as the plain code paths."""
 import shutil
+import zipfile
 from typing import Dict, List, Tuple
 
 import numpy
 import pytest
 
-from spacy_nseen.retrieval.array_io import load_npz, save_npz
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.linker.kb_linker import KIND_PRIORITY, Candidate, KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.linker.storage import INDEX_FILE, LOOKUP_FILE
-from spacy_nseen.retrieval.name_index import AnnoyNameIndex
-from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.retrieval.array_io import load_npz, save_npz
+from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
+from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 
 MENTIONS = ["FOX-P2", "PLCγ2", "ras", "IKKε", "p53", "Histone H3", "🧬", "mTOR", "foxp2", "IKK-epsilon"]
 
@@ -37,7 +38,7 @@ def test_load_npz_maps_stored_arrays(tmp_path):
         assert isinstance(aligned[key], numpy.memmap) and aligned[key].ctypes.data % 64 == 0
     data = (tmp_path / "plain.npz").read_bytes()
     (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
-    with pytest.raises(Exception):
+    with pytest.raises((ValueError, zipfile.BadZipFile)):  # cut inside a member, or before the central directory
         load_npz(tmp_path / "cut.npz")
 
 
@@ -101,7 +102,7 @@ def old_collapse(linker: KnowledgeBaseLinker, pool: List[int], scores, exact: Di
 def test_collapse_is_the_same_as_before(toy_linker):
     rng = numpy.random.default_rng(0)
     n = len(toy_linker.reference_set)
-    for trial in range(200):
+    for _trial in range(200):
         pool = list(dict.fromkeys(rng.integers(0, n, size=rng.integers(1, 30)).tolist()))
         scores = rng.choice([0.25, 0.5, 0.75, 1.0, 1.5], size=len(pool)).astype(numpy.float32)  # many ties
         exact = {row: int(rng.integers(1, 3)) for row in pool if rng.random() < 0.2}

@@ -13,7 +13,8 @@ def test_the_nil_stage_is_the_nil_model_on_the_features_of_the_ranked_result(toy
     linker = toy_linker.with_settings(LinkerSettings(cache_size=0))
     linker.nil_model = NilModel(weights, platt_a=0.5, platt_b=0.1)
     fusion = linker.fusion()
-    assert [cls.__name__ for cls in DECISIONS] == ["NilDecision"] and isinstance(fusion.decision, NilDecision) and isinstance(fusion.decision, Decision)
+    assert [cls.__name__ for cls in DECISIONS] == ["NilDecision"]
+    assert isinstance(fusion.decision, NilDecision) and isinstance(fusion.decision, Decision)
     mentions = MENTIONS + [" "]
     results = linker.link(mentions, top_k=3)
     expected = linker.nil_model.probabilities(numpy.vstack([mention_features(m, c) for m, c in zip(mentions, results)]))

@@ -4,14 +4,13 @@ from dataclasses import replace
 
 import numpy
 import pytest
+from multi_organism_rows import organism_signal
 from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.signals.organism import OrganismSignal
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.reference.reference_set import ReferenceSet
-
-from multi_organism_rows import organism_signal
 
 MOUSE, ECOLI = 10090, 83333
 # Only the E. coli entry is named `Alkaline phosphatase` as written; the mouse entry's names differ a little.

@@ -1,15 +1,21 @@
 """The linker's settings: one source of names, types and defaults; errors that name the setting."""
+import inspect
 from dataclasses import fields
 
 import pytest
 
-from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.linker.settings import (EXACT_FILLS, QUERY_FORMS, IndexSettings, KbSettings, LinkerSettings,
-                                         with_changes)
-from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from spacy_nseen.component import NseenLinker
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.linker.settings import (
+    EXACT_FILLS,
+    QUERY_FORMS,
+    IndexSettings,
+    KbSettings,
+    LinkerSettings,
+    with_changes,
+)
 from spacy_nseen.parts.index import make_annoy_index
-import inspect
+from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 
 
 def test_kb_settings_has_every_linker_setting_optional():

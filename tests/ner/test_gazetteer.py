@@ -9,8 +9,15 @@ from spacy.language import Language
 from spacy.tokens import Span
 
 from spacy_nseen.errors import ArtifactError, FileProblemError
-from spacy_nseen.ner.gazetteer import (HASHES_FILE, NAMES_FILE, SETTINGS_FILE, Gazetteer, key_hash, roll_hashes,
-                                      spellings)
+from spacy_nseen.ner.gazetteer import (
+    HASHES_FILE,
+    NAMES_FILE,
+    SETTINGS_FILE,
+    Gazetteer,
+    key_hash,
+    roll_hashes,
+    spellings,
+)
 
 NAMES = ["folate", "sialic acid", "sialic", "Mg2+", "Ruthenium red", "zymosan"]
 

@@ -8,8 +8,16 @@ from spacy.tokens import Span
 from spacy.training import Example
 
 from spacy_nseen.errors import ArtifactError
-from spacy_nseen.ner.protein_gene import (GENE, PROTEIN, SETTINGS_FILE, WEIGHTS_FILE, ProteinGeneLabeler,
-                                          entity_features, hashed, word_shape)
+from spacy_nseen.ner.protein_gene import (
+    GENE,
+    PROTEIN,
+    SETTINGS_FILE,
+    WEIGHTS_FILE,
+    ProteinGeneLabeler,
+    entity_features,
+    hashed,
+    word_shape,
+)
 from spacy_nseen.retrieval.array_io import save_npz
 
 GENE_CONTEXTS = ["Cells were transfected with siRNA against {} for 48 h.", "{} mRNA levels were measured by qPCR.",

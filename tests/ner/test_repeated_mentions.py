@@ -79,6 +79,7 @@ def test_the_component_is_saved_and_loaded_with_its_settings(tmp_path):
 
 def test_the_ner_and_pipeline_configs_repeat_protein_and_gene_names_before_their_labels_and_the_linker():
     from pathlib import Path
+
     from thinc.api import Config
 
     root = Path(__file__).resolve().parents[2]

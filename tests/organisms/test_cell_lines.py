@@ -4,8 +4,15 @@ import json
 import pytest
 
 from spacy_nseen.errors import ArtifactError
-from spacy_nseen.organisms.cell_lines import (FORMAT, VERSION, CellLineTable, build_table, cell_line_key,
-                                              looks_like_cell_line, name_starts)
+from spacy_nseen.organisms.cell_lines import (
+    FORMAT,
+    VERSION,
+    CellLineTable,
+    build_table,
+    cell_line_key,
+    looks_like_cell_line,
+    name_starts,
+)
 
 
 def found(table, text):

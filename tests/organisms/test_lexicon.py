@@ -1,6 +1,19 @@
-from spacy_nseen.organisms.lexicon import (ECOLI, FLY, HUMAN, MOUSE, RAT, XENOPUS, YEAST, ZEBRAFISH,
-                                           canonical_taxon, find_species_words, known_taxa, mention_prefix,
-                                           organism_name, reporter_organism)
+from spacy_nseen.organisms.lexicon import (
+    ECOLI,
+    FLY,
+    HUMAN,
+    MOUSE,
+    RAT,
+    XENOPUS,
+    YEAST,
+    ZEBRAFISH,
+    canonical_taxon,
+    find_species_words,
+    known_taxa,
+    mention_prefix,
+    organism_name,
+    reporter_organism,
+)
 
 
 def taxa(text):

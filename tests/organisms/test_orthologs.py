@@ -3,14 +3,13 @@ from dataclasses import replace
 
 import numpy
 import pytest
+from multi_organism_rows import organism_signal
 from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.organisms.orthologs import OrthologTable
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.reference.reference_set import ReferenceSet
-
-from multi_organism_rows import organism_signal
 
 HUMAN, RAT, MOUSE = 9606, 10116, 10090
 ROWS = [

@@ -3,13 +3,12 @@ from pathlib import Path
 
 import numpy
 import pytest
+from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA, YEAST
 from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.organisms.ranking import OrganismContext, allowed_mask, organism_match
 from spacy_nseen.reference.reference_set import ReferenceSet
-
-from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA, YEAST
 
 
 @pytest.fixture(scope="module")

@@ -2,15 +2,15 @@
 component runs it."""
 import pytest
 import spacy
+from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.linker.settings import LinkerSettings
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
+from spacy_nseen.linker.settings import LinkerSettings
 from spacy_nseen.organisms.assign import OrganismAssigner
 from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.text.abbreviation_lexicon import AbbreviationLexicon
-from multi_organism_rows import HUMAN, MOUSE, ROWS, TAXA
 
 TEXT = "Mouse embryos express cell division cycle 42 (Cdc42). Cdc42 and TP53 were stained."
 
@@ -66,7 +66,7 @@ def test_link_requests_searches_the_long_form_unless_the_mention_is_a_name_and_i
     requests = prepare_requests(text, mentions, lambda kb: True, OrganismAssigner()).requests
     assert [r.long_form for r in requests] == ["tumor antigen p53", "CDC42"]
     linked = link_requests(multi, requests, top_k=3)
-    assert [l.searched for l in linked] == ["TP53", "CDC42"]  # TP53 is a name and its long form is not; C42 is none
+    assert [link.searched for link in linked] == ["TP53", "CDC42"]  # TP53 is a name and its long form is not; C42 is none
     # both names: the author's definition decides
     assert multi.searched_form("TP53", "cellular tumor antigen p53") == "cellular tumor antigen p53"
     assert multi.searched_form("TP53") == "TP53"
@@ -99,10 +99,10 @@ def test_link_requests_is_the_linker_and_its_decision(multi):
     requests = prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True, OrganismAssigner()).requests
     linked = link_requests(multi, requests, top_k=3, threshold=0.5)
     texts, contexts = [multi.searched_form(r.text, r.long_form) for r in requests], [r.context for r in requests]
-    assert [l.candidates for l in linked] == multi.link(texts, top_k=3, organisms=contexts)
-    probabilities = multi.link_probabilities(texts, [l.candidates for l in linked], contexts)
-    assert [l.verdict.probability for l in linked] == [float(p) for p in probabilities]
-    assert [l.verdict.keep for l in linked] == [p >= 0.5 for p in probabilities]
+    assert [link.candidates for link in linked] == multi.link(texts, top_k=3, organisms=contexts)
+    probabilities = multi.link_probabilities(texts, [link.candidates for link in linked], contexts)
+    assert [link.verdict.probability for link in linked] == [float(p) for p in probabilities]
+    assert [link.verdict.keep for link in linked] == [p >= 0.5 for p in probabilities]
     assert request_features(multi, linked).shape == (2, len(FEATURES))
     assert link_requests(multi, [], top_k=3) == [] and request_features(multi, []).shape == (0, len(FEATURES))
 
@@ -117,9 +117,9 @@ def test_the_component_links_as_the_predict_path(multi, toy_encoder_block):
     expected = link_requests(multi, prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True,
                                                      pipe.organism_assigner).requests, top_k=5, threshold=0.5)
     ents = nlp(doc).ents
-    assert [e._.kb_candidates for e in ents] == [[(c.kb_id, c.name, float(c.score)) for c in l.candidates] for l in expected]
-    assert [e._.kb_score for e in ents] == [l.verdict.score for l in expected]
-    assert [e._.kb_id for e in ents] == [l.candidates[0].kb_id if l.verdict.keep else None for l in expected]
+    assert [e._.kb_candidates for e in ents] == [[(c.kb_id, c.name, float(c.score)) for c in link.candidates] for link in expected]
+    assert [e._.kb_score for e in ents] == [link.verdict.score for link in expected]
+    assert [e._.kb_id for e in ents] == [link.candidates[0].kb_id if link.verdict.keep else None for link in expected]
 
 
 def test_a_mention_cut_from_a_token_reads_the_organism_of_the_whole_token():

@@ -11,7 +11,7 @@ def test_mapped_labels_are_routed_and_overwrite_off_keeps_linked_spans():
     doc = Doc(nlp.vocab, words=["TP53", "binds", "ATP", "in", "HeLa"])
     doc.ents = [Span(doc, 0, 1, "PROTEIN"), Span(doc, 2, 3, "CHEMICAL", kb_id="CHEBI:15422"), Span(doc, 4, 5, "CELL")]
     kbs = {"PROTEIN": "uniprot", "CHEMICAL": "chebi"}
-    assert [(r.index, r.span.text, r.kb) for r in route_entities(doc, kbs, True)] == [(0, "TP53", "uniprot"), (1, "ATP", "chebi")]
+    assert [(r.ent_index, r.span.text, r.kb) for r in route_entities(doc, kbs, True)] == [(0, "TP53", "uniprot"), (1, "ATP", "chebi")]
     assert [r.kb for r in route_entities(doc, kbs, False)] == ["uniprot"]
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
+from rel_support import TOY_CHEBI, TOY_REFERENCE, make_pipeline, train_tiny_encoder
 from spacy.language import Language
 from thinc.api import Model
 
-from rel_support import TOY_CHEBI, TOY_REFERENCE, make_pipeline, train_tiny_encoder
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference.reference_set import ReferenceSet
 

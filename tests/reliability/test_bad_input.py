@@ -16,10 +16,9 @@ from typing import Dict
 
 import numpy
 import pytest
+from rel_support import TINY_ENCODER, doc_with_ents, make_pipeline
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-
-from rel_support import TINY_ENCODER, doc_with_ents, make_pipeline
 
 NO_ENTITY = "no entity"
 BLANK = "blank"

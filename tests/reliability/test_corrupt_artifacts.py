@@ -11,16 +11,16 @@ import numpy
 import pytest
 import spacy
 import torch
-
 from rel_support import KBS, TINY_ENCODER, make_pipeline, tiny_encoder_block
+
+from spacy_nseen.encoder.layer import build_char_bilstm_encoder, set_char_vocab
 from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.encoder.weights_io import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE, save_encoder
-from spacy_nseen.encoder.layer import build_char_bilstm_encoder, set_char_vocab
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.storage import INDEX_FILE, META_FILE, REFERENCE_FILE, TFIDF_FILE
-from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from spacy_nseen.parts.knowledge_bases import label_blocks
+from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 
 
 def truncate(path: Path) -> None:

@@ -7,13 +7,13 @@ from typing import List
 import numpy
 import pytest
 import torch
-
 from rel_support import SEED, TOY_REFERENCE, make_pipeline, train_tiny_encoder
+
 from spacy_nseen.encoder.layer import get_char_vocab, get_torch_module
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.storage import INDEX_FILE
-from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from spacy_nseen.reference.reference_set import ReferenceSet
+from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 from training.pairs.make_pairs import build_pair_store
 from training.pairs.pair_store import PairStore
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from local_http import Route, serve
 
-from training.data.build_reference_sets import build_reference_sets
 from training.common.data_errors import DataFileError, DownloadError
+from training.data.build_reference_sets import build_reference_sets
 from training.data.download import download
 from training.data.fetch import MIRROR_FILES, fetch
 from training.pairs.make_pairs import make_pairs

@@ -7,9 +7,10 @@ import unicodedata
 
 import numpy
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
-
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from rel_support import TINY_ENCODER, doc_with_ents
+
 from spacy_nseen.encoder.vocab import PAD_ID, UNK_ID, CharVocab
 from spacy_nseen.text.greek import GREEK_LETTERS
 from spacy_nseen.text.normalization import DASHES, loose_key, strict_key
@@ -133,7 +134,10 @@ def test_a_reference_name_in_any_case_and_padding_is_an_exact_match(rel_linkers,
 
 
 @settings(max_examples=40, **SETTINGS)
-@given(mentions=st.lists(DOC_TEXT, min_size=1, max_size=8), labels=st.lists(st.sampled_from(["PROTEIN", "CHEMICAL", "DISEASE"]), min_size=8, max_size=8))
+@given(
+    mentions=st.lists(DOC_TEXT, min_size=1, max_size=8),
+    labels=st.lists(st.sampled_from(["PROTEIN", "CHEMICAL", "DISEASE"]), min_size=8, max_size=8),
+)
 def test_component_gives_well_formed_deterministic_results(rel_linker_nlp, rel_linkers, mentions, labels):
     pipe = rel_linker_nlp.get_pipe("nseen_linker")
     ents = [(i, i + 1, labels[i]) for i in range(len(mentions))]

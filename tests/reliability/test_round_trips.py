@@ -13,9 +13,9 @@ from typing import Dict
 
 import numpy
 import pytest
+from rel_support import make_pipeline
 from thinc.api import Model
 
-from rel_support import make_pipeline
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference.reference_set import ReferenceSet
 

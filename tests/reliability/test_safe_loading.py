@@ -13,9 +13,9 @@ import numpy
 import pytest
 import spacy
 import torch
+from rel_support import make_pipeline
 
 import spacy_nseen
-from rel_support import make_pipeline
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 

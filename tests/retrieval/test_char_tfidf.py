@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from spacy_nseen.retrieval.array_io import load_npz
 from spacy_nseen.errors import ArtifactError
+from spacy_nseen.retrieval.array_io import load_npz
 from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
 
 NAMES = ["Histone H3/a", "PLC-gamma-2", "Phospholipase C-gamma-2", "IKK  epsilon", "IKBKE", "x"]

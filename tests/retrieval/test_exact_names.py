@@ -2,7 +2,8 @@ from typing import Dict, List
 
 import numpy
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spacy_nseen.retrieval import exact_names
 from spacy_nseen.retrieval.exact_names import ExactNameIndex

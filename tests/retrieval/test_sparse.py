@@ -8,8 +8,8 @@ import scipy.sparse as sp
 
 from spacy_nseen.retrieval import term_vocab
 from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
-from spacy_nseen.retrieval.term_vocab import HashedTermVocab, NgramVocab, ngram_keys, pack_ngram, unpack_ngram
 from spacy_nseen.retrieval.sparse import TfMatrix
+from spacy_nseen.retrieval.term_vocab import HashedTermVocab, NgramVocab, ngram_keys, pack_ngram, unpack_ngram
 from spacy_nseen.retrieval.word_tfidf import NameTokenIndex, name_terms
 
 PIECES = ["α", "β-", "γ", "Δ9", "κB", "IL-2", "IL‐6", "p53", "TNF–α", "2,3-dihydroxy", "(2S,3R)-", "propan-2-yl",

@@ -1,8 +1,8 @@
 import numpy
 import pytest
 
-from spacy_nseen.retrieval.array_io import load_npz
 from spacy_nseen.errors import ArtifactError
+from spacy_nseen.retrieval.array_io import load_npz
 from spacy_nseen.retrieval.word_tfidf import NameTokenIndex, name_terms
 
 NAMES = [

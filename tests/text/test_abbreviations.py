@@ -1,7 +1,12 @@
 import pytest
 
-from spacy_nseen.text.abbreviations import (abbreviation_map, best_long_form, defined_long_forms, find_abbreviations,
-                                           searched_form)
+from spacy_nseen.text.abbreviations import (
+    abbreviation_map,
+    best_long_form,
+    defined_long_forms,
+    find_abbreviations,
+    searched_form,
+)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spacy_nseen.text.normalization import DASHES, folded_text, loose_key, strict_key
 

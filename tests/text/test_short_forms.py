@@ -1,4 +1,5 @@
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from spacy_nseen.text.short_forms import (
     embedded_symbol,

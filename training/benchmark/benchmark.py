@@ -27,12 +27,12 @@ from wasabi import msg
 
 from spacy_nseen.encoder.layer import set_precision
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
-from training.evaluation.baselines import ExactMatchRanker, Reference
 from training.benchmark.benchmark_pipeline import LABEL_KBS, TYPE_LABELS, run_pipeline
 from training.benchmark.benchmark_report import check_targets, print_targets, write_markdown
 from training.common.bioid import Mention, kb_queries, read_mentions, read_secondary_map
-from training.evaluation.evaluate import hits_at_k, split_in_kb
 from training.common.headline import update_headline
+from training.evaluation.baselines import ExactMatchRanker, Reference
+from training.evaluation.evaluate import hits_at_k, split_in_kb
 from training.linker.settings_spec import linker_from_config
 
 PRECISIONS = ("fp32", "bf16", "int8")

@@ -19,7 +19,6 @@ from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.reference.short_form_names import with_short_forms
 from spacy_nseen.reference.xrefs import read_xrefs
-
 from training.common.data_errors import run_cli
 from training.linker.settings_spec import is_config_spec, parse_variant, settings_from_config
 

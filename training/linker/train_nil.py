@@ -36,7 +36,6 @@ from spacy_nseen.pipe.predict import Request, link_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.reference.short_form_names import derived_rows
 from spacy_nseen.text.tag_names import ALL_TAG_NAMES
-
 from training.common.data_errors import run_cli
 
 # An organism no reference set of this project covers (Drosophila), used as "outside the set" evidence.

@@ -4,7 +4,18 @@ without an edit elsewhere."""
 import importlib
 import pkgutil
 
-from .base import DECISIONS, SCORING_SIGNALS, Decision, Pools, Queries, Signal, Verdict, decision_stage, scoring_signal, verdict
+from .base import (
+    DECISIONS,
+    SCORING_SIGNALS,
+    Decision,
+    Pools,
+    Queries,
+    Signal,
+    Verdict,
+    decision_stage,
+    scoring_signal,
+    verdict,
+)
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     importlib.import_module(f"{__name__}.{_module}")

@@ -70,6 +70,12 @@ class Signal(Protocol):
         """RETURNS (List[numpy.ndarray]): per mention, the float32 score of each name of its pool."""
 
 
+class ScoringSignal(Signal, Protocol):
+    """A signal of the weighted sum (registered with `scoring_signal`)."""
+
+    pool_order: int  # where its candidates join the pool
+
+
 @runtime_checkable
 class RareTermSignal(Signal, Protocol):
     """A scoring signal with a cheap search over its rare terms only (what `exact_fill` uses)."""

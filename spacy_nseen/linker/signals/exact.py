@@ -12,12 +12,13 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
 
 import numpy
 
-from ...text.greek import greek_as_latin, has_greek
-from ...text.plurals import number_variants
-from ...retrieval.exact_names import LOOSE_TIER, ExactNameIndex
-from ..exact_ranking import kind_ranks
+from ...organisms.ranking import OrganismContext
 from ...reference.name_words import NameWords
 from ...reference.reference_set import ReferenceSet
+from ...retrieval.exact_names import LOOSE_TIER, ExactNameIndex
+from ...text.greek import greek_as_latin, has_greek
+from ...text.plurals import number_variants
+from ..exact_ranking import kind_ranks
 from .base import Pools, Queries
 
 EXACT = "exact"
@@ -49,7 +50,8 @@ class ExactTier:
         self.priors = priors
         self.name_words = NameWords(reference_set)
 
-    def match(self, queries: Queries, allowed: Callable[[Dict[int, int], object], Dict[int, int]]) -> None:
+    def match(self, queries: Queries,
+              allowed: Callable[[Dict[int, int], Optional[OrganismContext]], Dict[int, int]]) -> None:
         """Set `queries.exact`: per mention, its exactly matching name rows → tier, of the allowed organisms.
 
         A mention with a Greek letter and no exact match matches the names of its Latin-letter form at the loose

@@ -3,12 +3,10 @@ from typing import Any, Optional, Sequence
 
 import numpy
 
-from ...reference.reference_set import ReferenceSet
-from ..candidate import Candidate
 from ...organisms.ranking import OrganismContext
-from ..nil_decision import FEATURES, NilModel, mention_features
+from ..candidate import Candidate
 from ..linker_parts import LinkerParts
-from ..taxon_lookup import TaxonLookup
+from ..nil_decision import FEATURES, NilModel, mention_features
 from .base import Queries, decision_stage
 
 

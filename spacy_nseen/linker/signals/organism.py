@@ -109,7 +109,8 @@ class OrganismSignal:
         """
         if self.orthologs is None or not self._confident(context):
             return pool, scores, {}
-        assert self.entity_taxa is not None and context is not None
+        assert self.entity_taxa is not None and context is not None and context.taxon is not None  # _confident
+        taxon = context.taxon
         table = self.orthologs()
         position = {row: j for j, row in enumerate(pool)}
         scores = numpy.array(scores, dtype=numpy.float32)  # a copy: a lent score raises its ortholog's row here
@@ -117,9 +118,9 @@ class OrganismSignal:
         best: Dict[int, Tuple[int, float]] = {}
         for j, row in enumerate(pool):
             entity = int(self.name_entity[row])
-            if int(self.entity_taxa[entity]) == context.taxon:
+            if int(self.entity_taxa[entity]) == taxon:
                 continue
-            ortholog = table.symbol_row(entity, context.taxon)
+            ortholog = table.symbol_row(entity, taxon)
             if ortholog is None:
                 continue
             tier = exact.get(row, 0)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.encoder.layer import set_char_vocab
+from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.reference.reference_set import ReferenceSet
 from training.benchmark import benchmark, benchmark_pipeline

@@ -4,7 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from training.benchmark.benchmark_scale import HEADLINE_KEY, projection, total_pss, update_headline_key, write_jsonl_sample
+from training.benchmark.benchmark_scale import (
+    HEADLINE_KEY,
+    projection,
+    total_pss,
+    update_headline_key,
+    write_jsonl_sample,
+)
 from training.benchmark.process_memory import PeakMemory, parent_pid, process_memory
 
 

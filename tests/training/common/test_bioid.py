@@ -3,8 +3,19 @@ from pathlib import Path
 
 import pytest
 
-from training.common.bioid import (BioIDFormatError, Caption, caption_contexts, figure_of, group_by_article,
-                                   panel_contexts, kb_queries, read_captions, read_equivalences, read_mentions, read_secondary_map)
+from training.common.bioid import (
+    BioIDFormatError,
+    Caption,
+    caption_contexts,
+    figure_of,
+    group_by_article,
+    kb_queries,
+    panel_contexts,
+    read_captions,
+    read_equivalences,
+    read_mentions,
+    read_secondary_map,
+)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
 

@@ -5,8 +5,15 @@ from pathlib import Path
 import pytest
 
 from training.common.bioid import BioIDFormatError
-from training.common.bioid_scoring import (EquivalenceClasses, GoldMention, caption_scores, category_of, gold_by_span,
-                                           span_scores, to_curie)
+from training.common.bioid_scoring import (
+    EquivalenceClasses,
+    GoldMention,
+    caption_scores,
+    category_of,
+    gold_by_span,
+    span_scores,
+    to_curie,
+)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
 

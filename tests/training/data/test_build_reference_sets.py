@@ -2,12 +2,11 @@ import gzip
 import json
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
-import typer
-
-from training.data.build_reference_sets import build_reference_sets, build_uniprot
 from training.common.data_errors import DataFileError
+from training.data.build_reference_sets import build_reference_sets, build_uniprot
 from training.data.reference_rows import ReferenceRows
 
 

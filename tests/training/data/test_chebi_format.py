@@ -1,7 +1,7 @@
 import pytest
 
-from training.data.chebi_format import read_chebi_flat_files, siblings
 from training.common.data_errors import DataFileError
+from training.data.chebi_format import read_chebi_flat_files, siblings
 
 
 def test_read_flat_files(fixtures):

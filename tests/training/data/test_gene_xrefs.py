@@ -5,8 +5,18 @@ from pathlib import Path
 import pytest
 
 from training.common.bioid_scoring import EquivalenceClasses
-from training.data.gene_xrefs import (GeneIndex, GeneNames, GeneSourceError, build_xrefs, check_against_classes,
-                                      gene_xrefs, map_by_symbol, read_gene_names, read_hgnc, read_mgi_symbols)
+from training.data.gene_xrefs import (
+    GeneIndex,
+    GeneNames,
+    GeneSourceError,
+    build_xrefs,
+    check_against_classes,
+    gene_xrefs,
+    map_by_symbol,
+    read_gene_names,
+    read_hgnc,
+    read_mgi_symbols,
+)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "gene_xrefs"
 

@@ -2,8 +2,16 @@ from pathlib import Path
 
 import pytest
 
-from training.evaluation.baselines import (ExactMatchRanker, RapidfuzzRanker, Reference, TfidfRanker,
-                                           collapse, normalize_alnum, normalize_light, read_reference)
+from training.evaluation.baselines import (
+    ExactMatchRanker,
+    RapidfuzzRanker,
+    Reference,
+    TfidfRanker,
+    collapse,
+    normalize_alnum,
+    normalize_light,
+    read_reference,
+)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
 

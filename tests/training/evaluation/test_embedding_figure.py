@@ -1,5 +1,5 @@
-from training.evaluation.embedding_figure import make_figure, name_kb_ids
 from tests.training.evaluation.test_evaluate import FakeLinker
+from training.evaluation.embedding_figure import make_figure, name_kb_ids
 
 
 def test_make_figure_with_fake(tmp_path):

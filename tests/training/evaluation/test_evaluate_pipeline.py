@@ -1,5 +1,6 @@
 """The end-to-end evaluation on a tiny pipeline: entity ruler → nseen_linker over the eval fixtures' linkers."""
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Dict, Iterator
 
@@ -8,17 +9,16 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, DocBin, Span
 
-from spacy_nseen.encoder.vocab import CharVocab
-from spacy_nseen.pipe.config import DEFAULT_ENCODER
-from spacy_nseen.encoder.weights_io import read_encoder_config
 from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
+from spacy_nseen.encoder.vocab import CharVocab
+from spacy_nseen.encoder.weights_io import read_encoder_config
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.pipe.config import DEFAULT_ENCODER
 from spacy_nseen.reference.reference_set import ReferenceSet
-from training.ner.bio_tokenizer import customize_tokenizer
 from training.common.bioid import read_captions
 from training.evaluation.evaluate_pipeline import evaluate_pipeline
+from training.ner.bio_tokenizer import customize_tokenizer
 from training.ner.ner_corpus import caption_to_doc, parse_labels
-from collections import Counter
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
 PATTERNS = [("PROTEIN", "AK1"), ("GENE", "AK2"), ("CHEMICAL", "ATP"), ("PROTEIN", "Flag"), ("GENE", "Mk1"),

@@ -6,10 +6,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from multi_organism_rows import MOUSE, ROWS, TAXA, YEAST  # noqa: E402
+
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker  # noqa: E402
 from spacy_nseen.organisms.ranking import OrganismContext  # noqa: E402
 from spacy_nseen.reference.reference_set import ReferenceSet  # noqa: E402
-from multi_organism_rows import MOUSE, ROWS, TAXA, YEAST  # noqa: E402
 from training.common.bioid import Mention, Query  # noqa: E402
 from training.evaluation.evaluate import LinkerRanker, evaluate_rankers  # noqa: E402
 

@@ -1,7 +1,16 @@
 from training.common.bioid_scoring import EquivalenceClasses, GoldMention
-from training.evaluation.linking_views import (GOLD_ORGANISMS, MISS_CAUSES, gold_organism, linking_only_views, miss_cause,
-                                              nil_spans, nil_unlinked, uniprot_all_gold, uniprot_gold,
-                                              uniprot_miss_causes)
+from training.evaluation.linking_views import (
+    GOLD_ORGANISMS,
+    MISS_CAUSES,
+    gold_organism,
+    linking_only_views,
+    miss_cause,
+    nil_spans,
+    nil_unlinked,
+    uniprot_all_gold,
+    uniprot_gold,
+    uniprot_miss_causes,
+)
 from training.evaluation.pipeline_outputs import SpanOutput
 
 EQUIV = EquivalenceClasses([["Uniprot:P1", "NCBI gene:7"], ["Uniprot:P2", "Uniprot:P3"]])

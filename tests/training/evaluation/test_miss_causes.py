@@ -1,6 +1,14 @@
 """Why the best candidate is wrong: the organism assigned, the organism ranked, another entity, out of reach."""
-from training.evaluation.miss_causes import (NO_CANDIDATE, ORGANISM_WRONG, OTHER_ENTITY, OTHER_ORGANISM_FIRST,
-                                             OUT_OF_REACH, markdown, miss_cause, miss_causes)
+from training.evaluation.miss_causes import (
+    NO_CANDIDATE,
+    ORGANISM_WRONG,
+    OTHER_ENTITY,
+    OTHER_ORGANISM_FIRST,
+    OUT_OF_REACH,
+    markdown,
+    miss_cause,
+    miss_causes,
+)
 
 HUMAN, MOUSE = 9606, 10090
 TAXA = {"H1": HUMAN, "H2": HUMAN, "M1": MOUSE, "M2": MOUSE}

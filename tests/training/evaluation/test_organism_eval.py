@@ -3,7 +3,14 @@ from pathlib import Path
 
 import pytest
 
-from training.evaluation.organism_eval import OTHER, TaxaFileError, confusion_markdown, gold_taxa, organism_confusion, read_taxa
+from training.evaluation.organism_eval import (
+    OTHER,
+    TaxaFileError,
+    confusion_markdown,
+    gold_taxa,
+    organism_confusion,
+    read_taxa,
+)
 
 
 def test_read_taxa_with_or_without_header(tmp_path: Path):

@@ -7,8 +7,17 @@ import pytest
 from spacy_nseen.organisms.assign import AssignerSettings, OrganismAssigner, SpanOrganism
 from training.common.bioid import BioIDFormatError
 from training.evaluation.evaluate_organisms import AssignedMention
-from training.experiments.organism_signals import (CaptionClassifier, accuracy, decide, name_evidence, name_key,
-                                                   only_taxon, other_half, read_name_taxa, weak_label)
+from training.experiments.organism_signals import (
+    CaptionClassifier,
+    accuracy,
+    decide,
+    name_evidence,
+    name_key,
+    only_taxon,
+    other_half,
+    read_name_taxa,
+    weak_label,
+)
 
 HUMAN, MOUSE, YEAST = 9606, 10090, 559292
 ORDER = [HUMAN, MOUSE, 10116, YEAST, 83333]

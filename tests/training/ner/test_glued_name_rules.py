@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 import spacy
+import typer
 from spacy.tokens import DocBin
 from typer.testing import CliRunner
-import typer
 
 from training.ner.glued_name_rules import count_affixes, gold_tokens, main, select_rules, splits
 

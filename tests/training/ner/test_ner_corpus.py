@@ -7,9 +7,9 @@ import spacy
 import typer
 from spacy.tokens import DocBin
 
-from training.ner.bio_tokenizer import customize_tokenizer
 from training.common.bioid import Caption, Mention
 from training.evaluation.evaluate_pipeline import link_scores, prf, read_gold
+from training.ner.bio_tokenizer import customize_tokenizer
 from training.ner.ner_corpus import caption_to_doc, ner_corpus, parse_labels, split_articles
 from training.workflow.step_timer import record
 

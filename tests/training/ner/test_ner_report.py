@@ -7,12 +7,19 @@ import spacy
 import typer
 from spacy.tokens import DocBin
 
-from training.ner.bio_tokenizer import customize_tokenizer
 from training.common.bioid import Caption, Mention
 from training.common.headline import read_headline
+from training.ner.bio_tokenizer import customize_tokenizer
 from training.ner.ner_corpus import caption_to_doc, parse_labels
-from training.ner.ner_report import (bioid_gold, confusion, misaligned, ner_report, read_train_log, resolve_overlaps,
-                                     span_scores)
+from training.ner.ner_report import (
+    bioid_gold,
+    confusion,
+    misaligned,
+    ner_report,
+    read_train_log,
+    resolve_overlaps,
+    span_scores,
+)
 
 LABELS = parse_labels("protein=PROTEIN,gene=GENE,chemical=CHEMICAL,organism=ORGANISM")
 

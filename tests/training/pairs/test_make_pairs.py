@@ -3,7 +3,7 @@ import pytest
 from rapidfuzz.distance import JaroWinkler, Levenshtein
 
 from training.common.data_errors import DataFileError
-from training.pairs.make_pairs import build_pair_store, semantic_positives, _entity_groups
+from training.pairs.make_pairs import _entity_groups, build_pair_store, semantic_positives
 from training.pairs.string_similarity import jaccard3
 
 REFERENCE = [

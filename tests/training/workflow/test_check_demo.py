@@ -1,9 +1,10 @@
 import json
 
 import pytest
+import typer
 
-from training.workflow.check_demo import check_demo, compare
 from training.common.data_errors import DataFileError
+from training.workflow.check_demo import check_demo, compare
 
 FIGURES = {"pipeline/metrics.json:end_to_end.all.f": {"value": 0.5, "tolerance": 0.01},
            "pipeline/metrics.json:ner_only.ents_f": {"value": 0.7, "tolerance": 0.0}}
@@ -27,7 +28,7 @@ def test_the_check_prints_its_verdict_and_fails_only_when_strict(tmp_path, capsy
     write_results(tmp_path / "run", 0.6, 0.7)
     check_demo(expected, tmp_path / "run", strict=False, write=False)
     assert "NOT REPRODUCED: 1 of 2" in capsys.readouterr().out
-    with pytest.raises(Exception):
+    with pytest.raises(typer.Exit):
         check_demo(expected, tmp_path / "run", strict=True, write=False)
     check_demo(expected, tmp_path / "run", strict=False, write=True)
     check_demo(expected, tmp_path / "run", strict=True, write=False)

@@ -1,6 +1,14 @@
 from pathlib import Path
 
-from training.workflow.code_deps import REPO, check, code_entries, command_code, imported_modules, module_closure, rewrite_project
+from training.workflow.code_deps import (
+    REPO,
+    check,
+    code_entries,
+    command_code,
+    imported_modules,
+    module_closure,
+    rewrite_project,
+)
 
 
 def write(root: Path, rel: str, text: str = "") -> Path:

@@ -49,7 +49,7 @@ PROJECT = """vars:
 commands:
   - name: make
     script:
-      - "python -c \\"import pathlib; pathlib.Path('${vars.out}').mkdir(exist_ok=True); pathlib.Path('${vars.out}/x.txt').write_text('${vars.out}')\\""
+      - "python -c \\"import pathlib; p = pathlib.Path('${vars.out}'); p.mkdir(exist_ok=True); (p / 'x.txt').write_text('${vars.out}')\\""
     outputs:
       - "${vars.out}/x.txt"
 workflows:
