@@ -24,18 +24,17 @@ signal alone (the paper's retrieval).
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
    an epitope tag or reporter name (`HA`, `GFP`) is never kept.
 """
-from typing import List, NamedTuple, Optional, Sequence, Type, TypeVar
+from typing import Dict, List, NamedTuple, Optional, Sequence, Type, TypeVar
 
 import numpy
 
-from ..organisms.paralog_suffix import member_suffixed
 from ..organisms.ranking import OrganismContext
 from ..text.lines import strings_at
 from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
 from .candidate import Candidate
-from .exact_ranking import kind_classes
 from .linker_parts import LinkerParts
+from .rank_keys import RANK_KEYS, PoolNames, RankKey, rank_order
 from .settings import LinkerSettings
 from .signals import DECISIONS, SCORING_SIGNALS, Queries, Verdict, verdict
 from .signals.base import RareTermSignal, ScoringSignal
@@ -89,6 +88,7 @@ class Fusion:
                                        linker.ortholog_table if settings.organism_orthologs and hybrid else None,
                                        settings.organism_over_exact_score if hybrid else 1.0)
         self.relational = RelationalNameSignal.from_linker(linker, settings, mode)
+        self.rank_keys: Sequence[RankKey] = RANK_KEYS
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
         self.decision = next((stage for stage in stages if stage is not None), None)
 
@@ -217,12 +217,13 @@ class Fusion:
                 found.append(Candidate(kb_id, reference.names[int(rows[j])], round(min(1.0, float(scores[j])), 6)))
         return found
 
-    def collapse(self, pool: List[int], scores: numpy.ndarray, exact, top_k: int,
+    def collapse(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int,
                  context: Optional[OrganismContext] = None, mention: str = "") -> List[Candidate]:
-        """Names → entities. Each entity keeps its best name by (exact tier, assigned organism among exact
-        matches, organisms naming its gene so, kind class, the mention a word of a longer name, kind priority of
-        an exact match, prior, score + organism bonus), the earliest in the pool on ties; entities rank by the same
-        key, then by entity index. `mention` (as written) is read by the name-words key only."""
+        """Names → entities. Each entity keeps its best name by the rank keys (`rank_keys.RANK_KEYS`: exact tier,
+        assigned organism among exact matches, organisms naming its gene so, kind class, the mention a word of a
+        longer name, kind priority of an exact match, prior, score + organism bonus), the earliest in the pool on
+        ties; entities rank by the same keys, then by entity index. `mention` (as written) is read by the
+        name-words key only."""
         reference = self.linker.reference_set
         pool, scores, stand_ins = self.organism.with_orthologs(pool, scores, exact, context)
         rows = numpy.asarray(pool, dtype=numpy.int64)
@@ -232,20 +233,10 @@ class Fusion:
             rows, scores = rows[keep], scores[keep]
             pool = rows.tolist()
         entities = reference.name_entity[rows].astype(numpy.int64)
-        if self.exact is not None:
-            keyed = [stand_ins.get(row, row) for row in pool] if stand_ins else pool  # an ortholog: its source's keys
-            tiers, kinds, words, priors = self.exact.keys(keyed, exact, entities, mention)
-        else:
-            tiers = kinds = words = numpy.zeros(len(rows), dtype=numpy.int64)
-            priors = numpy.zeros(len(rows), dtype=numpy.float64)
-        classes = kind_classes(kinds)
-        bonus, confident = self.organism.match(entities, context)
-        ranking = scores + numpy.float32(self.organism.weight) * bonus
-        rank_tiers, counterparts = self.organism.over_exact(
-            tiers, scores, confident, lambda at: member_suffixed(mention, strings_at(reference.names, rows[at].tolist())))
-        organism = confident * (rank_tiers > 0)
-        naming = self.organism.naming_organisms(entities, tiers, exact)
-        keys = (-ranking, -priors, -kinds, -words, -classes, -naming, -organism, -rank_tiers)  # the last decides first
+        names_ranked = PoolNames(rows, scores, entities, pool, exact, context, mention, exact_tier=self.exact,
+                                 organism=self.organism, reference=reference, stand_ins=stand_ins)
+        keys = tuple(rank_order(names_ranked, self.rank_keys))  # the last decides first
+        tiers, counterparts = names_ranked.exact_keys().tiers, names_ranked.over_exact().counterparts
         by_name = numpy.lexsort((numpy.arange(len(rows)),) + keys)
         _, first = numpy.unique(entities[by_name], return_index=True)
         best = by_name[first]
