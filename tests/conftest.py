@@ -18,7 +18,7 @@ from spacy_nseen.encoder.weights_io import save_encoder
 from spacy_nseen.encoder.layer import ARCHITECTURE, build_char_bilstm_encoder
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.training.siamese import TrainingSettings, train_on_reference_set
+from spacy_nseen.encoder_training.siamese import TrainingSettings, train_on_reference_set
 from spacy_nseen.text.variants import same_name_variants
 from training.pairs.string_similarity import levenshtein
 

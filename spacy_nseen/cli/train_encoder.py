@@ -43,9 +43,9 @@ def train_encoder(
                   output_width=output_width, dropout=0.0, pooling="max", max_length=max_length)
     with reported_errors():
         reference = read_names_tsv(names)
-    # Training-only code (spacy_nseen.training) is imported here, never by the component.
-    from ..training.names import train_encoder_on_names
-    from ..training.siamese import StepStats, TrainingSettings
+    # Training-only code (spacy_nseen.encoder_training) is imported here, never by the component.
+    from ..encoder_training.names import train_encoder_on_names
+    from ..encoder_training.siamese import StepStats, TrainingSettings
 
     settings = TrainingSettings(batch_pairs=batch_pairs, learning_rate=learning_rate, seed=seed)
     with Progress("training", total=max_steps, unit="steps") as bar:

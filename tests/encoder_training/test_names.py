@@ -1,6 +1,6 @@
 import pytest
 
-from spacy_nseen.training.names import train_encoder_on_names, variant_pairs
+from spacy_nseen.encoder_training.names import train_encoder_on_names, variant_pairs
 from spacy_nseen.reference.reference_set import ReferenceSet
 
 

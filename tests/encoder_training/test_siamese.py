@@ -6,7 +6,7 @@ from spacy_nseen.text.normalization import folded_text
 from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.encoder.layer import build_char_bilstm_encoder, get_char_vocab, set_char_vocab
-from spacy_nseen.training.siamese import (
+from spacy_nseen.encoder_training.siamese import (
     SiameseTrainer,
     TrainingSettings,
     mine_hard_negatives,

@@ -25,7 +25,7 @@ from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.progress import Progress
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.reference.short_form_names import with_short_forms
-from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, hard_negative_round
+from spacy_nseen.encoder_training.siamese import SiameseTrainer, TrainingSettings, hard_negative_round
 
 from training.common.data_errors import DataFileError, run_cli
 from training.pairs.pair_store import PairStore
