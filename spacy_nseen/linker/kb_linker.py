@@ -239,11 +239,6 @@ class KnowledgeBaseLinker:
         contexts = contexts if contexts is not None else [None] * len(mentions)
         return self.fusion(mode).link(mentions, top_k, contexts)
 
-    def _collapse(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int,
-                  context: Optional[OrganismContext] = None, mention: str = "") -> List[Candidate]:
-        """Names → entities by the fusion's rank keys (see `Fusion.collapse`)."""
-        return self.fusion("hybrid").collapse(pool, scores, exact, top_k, context, mention)
-
     def _entity_priors(self) -> Optional[numpy.ndarray]:
         tie_break = self.settings.exact_tie_break
         if tie_break == "prior":
