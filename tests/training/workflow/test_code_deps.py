@@ -117,5 +117,5 @@ def test_code_entries_are_paths_of_code():
 
 
 def test_results_hold_no_code():
-    """Measurements cited in results/*.md live in training/experiments/, so code changes show in one tree."""
+    """Measurements cited in results/*.md live in experiments/, so code changes show in one tree."""
     assert sorted(str(p.relative_to(REPO)) for p in (REPO / "results").rglob("*.py")) == []
