@@ -20,7 +20,8 @@ from ..encoder.layer import ARCHITECTURE
 from ..encoder.vocab import DEFAULT_NORMALIZATION
 from ..text.variants import same_name_variants
 from ..reference.reference_set import ReferenceSet
-from .siamese import StepStats, TrainingSettings, hard_negative_round, names_trainer
+from .rounds import train_in_rounds
+from .siamese import StepStats, TrainingSettings, names_trainer
 
 
 def variant_pairs(names: Sequence[str]) -> List[Tuple[str, str, float]]:
@@ -61,7 +62,8 @@ def train_encoder_on_names(
 ) -> NamesTrainingResult:
     """Train a new encoder on the names of a reference set for exactly `max_steps` steps.
 
-    encoder_config (Dict[str, Any]): the architecture's arguments (vocab_size, depth, hidden_width, ...).
+    encoder_config (Dict[str, Any]): the architecture's arguments (vocab_size, depth, hidden_width, ...); the
+        ones it leaves out take the architecture's defaults.
     max_steps (int): optimisation steps over all rounds, shared equally (the same encoder on any machine).
     rounds (int): training rounds; hard negatives are mined after each but the last.
     char_normalization (str): what the encoder reads, "nfc" or "fold" (`encoder.vocab`).
@@ -78,13 +80,8 @@ def train_encoder_on_names(
     result = NamesTrainingResult(encoder, pair_counts={
         "semantic_positive": counts["semantic_positive"], "semantic_negative": counts["semantic_negative"],
         "variant": counts["extra"]})
-    share, extra = divmod(max_steps, rounds)
-    for round_no in range(rounds):
-        steps = share + (1 if round_no < extra else 0)
-        # up to `steps` epochs of at least one batch each: the round takes exactly `steps` steps
-        done = hard_negative_round(
-            trainer, names, name_entity, max_epochs=float(steps), max_steps=steps, on_step=on_step,
-            mine=round_no < rounds - 1 and reference.n_entities > 1, n_neighbors=hard_neighbors, seed=settings.seed)
-        result.rounds.append({"round": round_no + 1, "steps": len(done.losses), "mean_loss": float(numpy.mean(done.losses)),
-                              "hard_negatives_added": len(done.hard_left)})
+    done = train_in_rounds(trainer, names, name_entity, rounds=rounds, max_steps=max_steps, on_step=on_step,
+                           mine=reference.n_entities > 1, n_neighbors=hard_neighbors, seed=settings.seed)
+    result.rounds = [{"round": r.round_no + 1, "steps": len(r.result.losses), "mean_loss": float(numpy.mean(r.result.losses)),
+                      "hard_negatives_added": len(r.result.hard_left)} for r in done.rounds]
     return result

@@ -5,8 +5,7 @@ scores (a) the labelled pairs with the soft contrastive loss and (b) all in-batc
 names whose label is known from the reference set (same entity = 1, different = 0), with positives and
 negatives averaged separately. Hard negatives are mined between rounds with an Annoy index over all
 reference names: a nearest neighbour of another entity becomes a label-0 pair. `hard_negative_round` is one
-round of Algorithm 1 (train, then mine), the loop body of both trainers: `encoder_training.names` (a names
-file alone) and the project's `training.encoder.train_encoder` (a pair store).
+round of Algorithm 1 (train, then mine); `rounds.train_in_rounds` runs the rounds for both trainers.
 """
 import random
 import time
