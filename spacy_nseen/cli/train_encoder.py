@@ -6,12 +6,17 @@ from pathlib import Path
 import torch
 import typer
 
+from ..encoder.layer import encoder_defaults
 from ..encoder.vocab import DEFAULT_NORMALIZATION, normalizer
 from ..encoder.weights_io import save_encoder
 from ..progress import Progress
 from ..reference.names_tsv import read_names_tsv
 from . import app
 from .errors import reported_errors
+
+# the encoder shape's defaults are the registered architecture's (the project's trained encoders: depth 2,
+# hidden 64, char 48, set by project.yml's encoder_* vars)
+ENCODER = encoder_defaults()
 
 
 @app.command("train-encoder")
@@ -20,12 +25,12 @@ def train_encoder(
     output: Path = typer.Argument(..., help="Encoder directory to write (give it to build-kb --encoder)"),
     max_steps: int = typer.Option(1000, "--max-steps", help="Optimisation steps over all rounds (the same encoder on any machine)"),
     rounds: int = typer.Option(2, "--rounds", help="Rounds; the nearest names of other entities are added as negatives after each but the last"),
-    depth: int = typer.Option(2, "--depth", help="BiLSTM layers (the project's trained encoders: 2; the paper: 4)"),
-    hidden_width: int = typer.Option(64, "--hidden-width", help="LSTM width per direction"),
-    char_width: int = typer.Option(48, "--char-width", help="Character embedding width"),
-    output_width: int = typer.Option(128, "--output-width", help="Embedding width"),
-    vocab_size: int = typer.Option(512, "--vocab-size", help="Character table size"),
-    max_length: int = typer.Option(64, "--max-length", help="Characters kept per name"),
+    depth: int = typer.Option(ENCODER["depth"], "--depth", help="BiLSTM layers (the paper's 4; the project's trained encoders: 2)"),
+    hidden_width: int = typer.Option(ENCODER["hidden_width"], "--hidden-width", help="LSTM width per direction"),
+    char_width: int = typer.Option(ENCODER["char_width"], "--char-width", help="Character embedding width"),
+    output_width: int = typer.Option(ENCODER["output_width"], "--output-width", help="Embedding width"),
+    vocab_size: int = typer.Option(ENCODER["vocab_size"], "--vocab-size", help="Character table size"),
+    max_length: int = typer.Option(ENCODER["max_length"], "--max-length", help="Characters kept per name"),
     char_normalization: str = typer.Option(
         DEFAULT_NORMALIZATION,
         "--char-normalization",
@@ -44,12 +49,12 @@ def train_encoder(
     torch.set_num_threads(threads)
     start = time.monotonic()
     config = dict(vocab_size=vocab_size, char_width=char_width, hidden_width=hidden_width, depth=depth,
-                  output_width=output_width, dropout=0.0, pooling="max", max_length=max_length)
+                  output_width=output_width, dropout=ENCODER["dropout"], pooling=ENCODER["pooling"], max_length=max_length)
     with reported_errors():
         reference = read_names_tsv(names)
-    # Training-only code (spacy_nseen.training) is imported here, never by the component.
-    from ..training.names import train_encoder_on_names
-    from ..training.siamese import StepStats, TrainingSettings
+    # Training-only code (spacy_nseen.encoder_training) is imported here, never by the component.
+    from ..encoder_training.names import train_encoder_on_names
+    from ..encoder_training.siamese import StepStats, TrainingSettings
 
     settings = TrainingSettings(batch_pairs=batch_pairs, learning_rate=learning_rate, seed=seed)
     with Progress("training", total=max_steps, unit="steps") as bar:

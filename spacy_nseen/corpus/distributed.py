@@ -12,7 +12,7 @@ IN_FLIGHT_PER_WORKER = 2
 # the task thread. Dask's nannies also start each worker with MALLOC_TRIM_THRESHOLD_=65536, which turns off
 # glibc's adaptive malloc thresholds: the pipeline's arrays are then unmapped and faulted in again on every
 # batch (8× the page faults, ~20 % more CPU per text); None leaves glibc's defaults, as in a process pool
-# (measured with `training.benchmark.benchmark_scale` and `training.experiments.dask_overhead`). Start the
+# (measured: results/scale/dask_overhead.md). Start the
 # workers of a real cluster with DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False
 # DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL=1s DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL=1s and a Dask
 # config file (DASK_CONFIG) with `distributed: {nanny: {pre-spawn-environ: {MALLOC_TRIM_THRESHOLD_: null}}}`

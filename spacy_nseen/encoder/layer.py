@@ -5,6 +5,7 @@ set at initialisation (`set_char_vocab`); prediction sorts names by length, enco
 `torch.inference_mode` and returns rows in input order.
 """
 import functools
+import inspect
 import logging
 import warnings
 from dataclasses import asdict
@@ -49,6 +50,12 @@ def build_char_bilstm_encoder(
     """
     config = EncoderConfig(vocab_size, char_width, hidden_width, depth, output_width, dropout, pooling)
     return encoder_layer(config, max_length=max_length, batch_size=batch_size, precision=precision)
+
+
+def encoder_defaults() -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): the default of each argument of `spacy_nseen.CharBiLSTMEncoder.v1` (its
+    signature): the one source of the encoder shape's defaults, which the trainers' options take."""
+    return {name: param.default for name, param in inspect.signature(build_char_bilstm_encoder).parameters.items()}
 
 
 def encoder_layer(config: EncoderConfig, *, max_length: int = 64, batch_size: int = 128,

@@ -253,11 +253,6 @@ class KnowledgeBaseLinker:
         contexts = contexts if contexts is not None else [None] * len(mentions)
         return self.fusion(mode).link(mentions, top_k, contexts)
 
-    def _collapse(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int,
-                  context: Optional[OrganismContext] = None, mention: str = "") -> List[Candidate]:
-        """Names → entities by the fusion's rank keys (see `Fusion.collapse`)."""
-        return self.fusion("hybrid").collapse(pool, scores, exact, top_k, context, mention)
-
     def tie_break_priors(self) -> Optional[numpy.ndarray]:
         """RETURNS (Optional[numpy.ndarray]): per entity, the prior of `exact_tie_break` (None for "score")."""
         tie_break = self.settings.exact_tie_break

@@ -43,7 +43,7 @@ class AssignerSettings:
     ambiguous_cell_line_strength (float): Strength of a name shared by lines of several species.
     graft_host_strength (float): Factor on the mouse and rat words of a text about grafted tumours
         (`xenografts in nude mice`: hosts of human cells; 1 reads them as any mouse word). 0 was chosen on the
-        even documents and checked on the odd ones (`training.experiments.organism_signals`).
+        even documents and checked on the odd ones (`experiments.organism_signals`, results/organisms/signals/README.md).
     article_saturation (float): Total article count at which the article level reaches its full
         weight (1: one organism word in the article counts fully; 3: it counts a third).
     near_words (int): Words allowed between an organism word and the mention it qualifies.

@@ -2,29 +2,16 @@
 (`spacy_nseen.parts`), each filled with its function's defaults when a pipeline's config is filled."""
 from typing import Any, Dict
 
-from thinc.api import Config
-
+from ..encoder.layer import ARCHITECTURE, encoder_defaults
 from ..parts.decision import NIL_DECISION
 from ..parts.index import ANNOY_INDEX
 from ..parts.organisms import ORGANISM_ASSIGNER
 from ..parts.ranker import HYBRID
 from ..parts.scorer import LINKER_SCORER
 
-DEFAULT_ENCODER_CONFIG = """
-[encoder]
-@architectures = "spacy_nseen.CharBiLSTMEncoder.v1"
-vocab_size = 512
-char_width = 64
-hidden_width = 128
-depth = 4
-output_width = 128
-dropout = 0.0
-pooling = "max"
-max_length = 64
-batch_size = 128
-precision = "fp32"
-"""
-DEFAULT_ENCODER = Config().from_str(DEFAULT_ENCODER_CONFIG)["encoder"]
+# The encoder block of the factory's default config: the registered architecture with its own defaults (one source).
+DEFAULT_ENCODER: Dict[str, Any] = {"@architectures": ARCHITECTURE, **encoder_defaults()}
+
 
 
 def default_config() -> Dict[str, Any]:

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from spacy_nseen.training.losses import DistanceMetric, in_batch_info_nce, pair_distance, soft_contrastive_loss
+from spacy_nseen.encoder_training.losses import DistanceMetric, in_batch_info_nce, pair_distance, soft_contrastive_loss
 
 
 def loss_of(distance: float, label: float, margin: float = 1.0) -> float:

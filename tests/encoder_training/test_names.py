@@ -1,7 +1,7 @@
 import pytest
 
+from spacy_nseen.encoder_training.names import train_encoder_on_names, variant_pairs
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.training.names import train_encoder_on_names, variant_pairs
 
 
 def test_variant_pairs_label_case_variants_as_the_same_name():

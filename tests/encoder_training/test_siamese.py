@@ -4,15 +4,15 @@ import torch
 
 from spacy_nseen.encoder.layer import build_char_bilstm_encoder, get_char_vocab, set_char_vocab
 from spacy_nseen.encoder.vocab import CharVocab
-from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.text.normalization import folded_text
-from spacy_nseen.training.siamese import (
+from spacy_nseen.encoder_training.siamese import (
     SiameseTrainer,
     TrainingSettings,
     mine_hard_negatives,
     reference_pairs,
     train_on_reference_set,
 )
+from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.text.normalization import folded_text
 from training.pairs.string_similarity import levenshtein
 
 # Unseen syntactic variants: none of these strings is a reference name or a generated training variant.

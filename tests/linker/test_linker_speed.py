@@ -107,7 +107,8 @@ def test_collapse_is_the_same_as_before(toy_linker):
         scores = rng.choice([0.25, 0.5, 0.75, 1.0, 1.5], size=len(pool)).astype(numpy.float32)  # many ties
         exact = {row: int(rng.integers(1, 3)) for row in pool if rng.random() < 0.2}
         for top_k in (1, 3, 10):
-            assert toy_linker._collapse(pool, scores, exact, top_k) == old_collapse(toy_linker, pool, scores, exact, top_k)
+            collapsed = toy_linker.fusion("hybrid").collapse(pool, scores, exact, top_k)
+            assert collapsed == old_collapse(toy_linker, pool, scores, exact, top_k)
 
 
 def test_exact_short_cut_keeps_the_first_candidates(fresh_toy_linker):

@@ -9,10 +9,10 @@ from spacy.tokens import Doc, Span
 from thinc.api import Model
 
 from spacy_nseen.encoder.layer import ARCHITECTURE, build_char_bilstm_encoder
+from spacy_nseen.encoder_training.siamese import TrainingSettings, train_on_reference_set
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.parts.legacy import is_legacy_config, upgrade_linker_config
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.training.siamese import TrainingSettings, train_on_reference_set
 
 torch.set_num_threads(1)
 

@@ -4,8 +4,7 @@ from pathlib import Path
 
 TRAINING = Path(__file__).resolve().parents[2] / "training"
 # in import order: a step may import its own modules and those of the steps before it
-STEPS = ["common", "data", "pairs", "encoder", "linker", "ner", "evaluation", "tuning", "benchmark", "workflow",
-         "experiments"]
+STEPS = ["common", "data", "pairs", "encoder", "linker", "ner", "evaluation", "tuning", "benchmark", "workflow"]
 
 
 def imported_steps(path: Path):
@@ -36,3 +35,14 @@ def test_imports_only_go_to_earlier_steps():
             if STEPS.index(imported) > STEPS.index(step):
                 upward.append(f"{path.relative_to(TRAINING.parent)} imports training.{imported}")
     assert not upward
+
+
+def test_experiments_are_apart_from_the_workflow_and_the_package():
+    """experiments/ imports the workflow's steps; neither they nor the installed package import it."""
+    repo = TRAINING.parent
+    for path in sorted(TRAINING.glob("*/*.py")) + sorted((repo / "spacy_nseen").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                assert node.module.split(".")[0] != "experiments", path
+            elif isinstance(node, ast.Import):
+                assert all(a.name.split(".")[0] != "experiments" for a in node.names), path

@@ -20,15 +20,19 @@ from wasabi import msg
 
 from spacy_nseen.encoder.vocab import DEFAULT_NORMALIZATION, CharVocab, normalizer
 from spacy_nseen.encoder.weights_io import load_encoder_weights, save_encoder
-from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
+from spacy_nseen.encoder.layer import ARCHITECTURE, encoder_defaults, set_char_vocab
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.progress import Progress
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.reference.short_form_names import with_short_forms
-from spacy_nseen.training.siamese import SiameseTrainer, TrainingSettings, hard_negative_round
+from spacy_nseen.encoder_training.rounds import RoundReport, train_in_rounds
+from spacy_nseen.encoder_training.siamese import SiameseTrainer, StepStats, TrainingSettings
 
 from training.common.data_errors import DataFileError, run_cli
 from training.pairs.pair_store import PairStore
+
+# the encoder shape's defaults are the registered architecture's; project.yml gives every one (its encoder_* vars)
+ENCODER = encoder_defaults()
 
 
 def split_dev_names(name_entity: numpy.ndarray, n_dev: int, seed: int) -> numpy.ndarray:
@@ -80,36 +84,20 @@ def set_weight(set_name: str, weights: Dict[str, float]) -> float:
     return weights[max(matches, key=len)] if matches else 1.0
 
 
-def round_step_budget(max_steps: int, rounds: int, round_no: int, first_share: float) -> Optional[int]:
-    """Steps of one round under a total budget of `max_steps` (None: no step budget).
-
-    The first round takes `first_share` of the steps, the others share the rest equally; the shares of all
-    rounds add up to `max_steps` exactly.
-    """
-    if max_steps <= 0:
-        return None
-    first = max_steps if rounds == 1 else int(round(max_steps * first_share))
-    if round_no == 0:
-        return first
-    rest = max_steps - first
-    share, extra = divmod(rest, rounds - 1)
-    return share + (1 if round_no - 1 < extra else 0)
-
-
 def train(
     pairs_path: Path = typer.Argument(..., help="Pair store (.npz) from training.pairs.make_pairs"),
     reference_path: Path = typer.Argument(..., help="Reference set TSV the pairs were made from"),
     output: Path = typer.Argument(..., help="Output directory"),
     kb_name: str = typer.Option("", "--kb-name", help="Reference set name (default: output dir name)"),
-    vocab_size: int = typer.Option(512, help="Character table size"),
-    char_width: int = typer.Option(64, help="Character embedding width"),
-    hidden_width: int = typer.Option(128, help="LSTM width per direction"),
-    depth: int = typer.Option(4, help="BiLSTM layers (the paper: 4)"),
-    output_width: int = typer.Option(128, help="Embedding width"),
-    pooling: str = typer.Option("max", help="max, mean or last"),
-    max_length: int = typer.Option(64, help="Characters kept per name"),
+    vocab_size: int = typer.Option(ENCODER["vocab_size"], help="Character table size"),
+    char_width: int = typer.Option(ENCODER["char_width"], help="Character embedding width"),
+    hidden_width: int = typer.Option(ENCODER["hidden_width"], help="LSTM width per direction"),
+    depth: int = typer.Option(ENCODER["depth"], help="BiLSTM layers (the paper's 4; the project's trained encoders: 2)"),
+    output_width: int = typer.Option(ENCODER["output_width"], help="Embedding width"),
+    pooling: str = typer.Option(ENCODER["pooling"], help="max, mean or last"),
+    max_length: int = typer.Option(ENCODER["max_length"], help="Characters kept per name"),
     char_normalization: str = typer.Option(DEFAULT_NORMALIZATION, help="What the encoder reads: nfc (the name as written, the paper's) or fold (case folded, Greek spelled out, dashes unified)"),
-    dropout: float = typer.Option(0.0, help="Dropout"),
+    dropout: float = typer.Option(ENCODER["dropout"], help="Dropout"),
     batch_pairs: int = typer.Option(256, help="Labelled pairs per step"),
     in_batch_weight: float = typer.Option(1.0, help="Weight of the all-in-batch-pairs loss"),
     in_batch_loss: str = typer.Option("infonce", help="In-batch loss: infonce (softmax over each name's in-batch cosines; the measured winner) or contrastive (eq. 1 over all pairs, the paper's recipe)"),
@@ -181,50 +169,38 @@ def train(
     msg.info(f"{kb_name}: {n_names} names, {len(reference.kb_ids)} entities, {int(keep.sum())} training pairs "
              f"({len(dev_rows)} names held out for the dev score), encoder {config}")
     log_path = output / "log.jsonl"
-    guard = max_minutes * 60.0 if max_minutes > 0 else None
-    first_share = 0.4 if rounds > 1 else 1.0
     train_rows = numpy.flatnonzero(~dev_mask[:n_names])
-    cut_short = False
-    for round_no in range(state["round"], rounds):
-        round_steps = round_step_budget(max_steps, rounds, round_no, first_share)
-        round_guard = None if guard is None else guard - state["seconds"]
-        if round_guard is not None and round_guard <= 0:
-            msg.warn(f"Safety guard of {max_minutes} minutes reached before round {round_no + 1}: training cut short")
-            cut_short = True
-            break
-        t0 = time.monotonic()
-        losses: List[float] = []
+    bar: Optional[Progress] = None
+    losses: List[float] = []
+    names_seen = 0
+
+    def on_round_start(round_no: int, round_steps: Optional[int]) -> None:
+        nonlocal bar, names_seen
         bar = Progress(f"round {round_no + 1}/{rounds}", total=round_steps, unit="steps")
+        losses.clear()
         names_seen = 0
 
-        def on_step(stats: Any) -> None:
-            nonlocal names_seen
-            losses.append(stats.loss)
-            names_seen += stats.n_strings
-            bar.update(1, loss=f"{numpy.mean(losses[-100:]):.4f}")
+    def on_step(stats: StepStats) -> None:
+        nonlocal names_seen
+        losses.append(stats.loss)
+        names_seen += stats.n_strings
+        bar.update(1, loss=f"{numpy.mean(losses[-100:]):.4f}")
 
-        # the names are encoded after the training in every round: the dev score, and the mining of all but the last
-        done = hard_negative_round(
-            trainer, reference.names, name_entity, max_epochs=epochs_per_round, max_steps=round_steps,
-            max_seconds=round_guard, on_step=on_step, mine=round_no < rounds - 1, mine_rows=train_rows,
-            n_neighbors=hard_neighbors, seed=seed, weight=set_weight("hard_negative", weights), encode=True)
+    def on_round_end(report: RoundReport) -> None:
         bar.close()
-        guard_hit = round_guard is not None and done.train_seconds >= round_guard
-        if guard_hit:
-            cut_short = True
-            msg.warn(f"round {round_no + 1}: safety guard reached after {len(losses)} of {round_steps} steps: training cut short")
-        train_seconds = done.train_seconds
+        round_no, done = report.round_no, report.result
+        if report.cut_short:
+            msg.warn(f"round {round_no + 1}: safety guard reached after {len(losses)} of {report.step_budget} steps: training cut short")
         dev = dev_hits_at_1(done.vectors, name_entity, dev_rows)
         added = 0
         if round_no < rounds - 1:
             added = store.append(done.hard_left, done.hard_right, 0.0, f"hard_negative_round{round_no + 1}")
-        mine_seconds = done.mining_seconds
-        state = {"round": round_no + 1, "seconds": state["seconds"] + time.monotonic() - t0, "steps": trainer.steps_done}
+        train_seconds = done.train_seconds
         record = {
             "round": round_no + 1,
             "steps": len(losses),
-            "step_budget": round_steps,
-            "cut_short_by_time_guard": guard_hit,
+            "step_budget": report.step_budget,
+            "cut_short_by_time_guard": report.cut_short,
             "epoch_losses": done.epoch_losses,
             "mean_loss": float(numpy.mean(losses)) if losses else None,
             "train_seconds": round(train_seconds, 1),
@@ -232,16 +208,28 @@ def train(
             "pairs_per_second": round(len(losses) * batch_pairs / max(train_seconds, 1e-9), 1),
             "dev_hits_at_1": round(dev, 4),
             "hard_negatives_added": added,
-            "mining_seconds": round(mine_seconds, 1),
+            "mining_seconds": round(done.mining_seconds, 1),
         }
         with log_path.open("a", encoding="utf8") as file_:
             file_.write(json.dumps(record) + "\n")
         msg.row([f"round {round_no + 1}", f"loss {record['mean_loss']:.4f}" if losses else "loss -", f"dev H@1 {dev:.4f}",
                  f"+{added} hard negatives", f"{record['names_per_second']:.0f} names/s"], widths=(9, 14, 14, 22, 16))
+        state.update({"round": round_no + 1, "seconds": report.seconds, "steps": trainer.steps_done})
         save_encoder(encoder, checkpoint / "encoder")
         torch.save(trainer.optimizer.state_dict(), checkpoint / "optimizer.pt")
         store.save(checkpoint / "pairs.npz")
         (checkpoint / "state.json").write_text(json.dumps(state))
+
+    # the names are encoded after the training in every round: the dev score, and the mining of all but the last
+    trained = train_in_rounds(
+        trainer, reference.names, name_entity, rounds=rounds, max_steps=max_steps, first_share=0.4 if rounds > 1 else 1.0,
+        epochs_per_round=epochs_per_round, max_seconds=max_minutes * 60.0 if max_minutes > 0 else None,
+        start_round=state["round"], seconds_done=state["seconds"], mine_rows=train_rows, n_neighbors=hard_neighbors,
+        seed=seed, hard_negative_weight=set_weight("hard_negative", weights), encode=True,
+        on_round_start=on_round_start, on_step=on_step, on_round_end=on_round_end)
+    if trained.stopped_before is not None:
+        msg.warn(f"Safety guard of {max_minutes} minutes reached before round {trained.stopped_before + 1}: training cut short")
+    cut_short = trained.cut_short
     save_encoder(encoder, output / "encoder")
     t2 = time.monotonic()
     indexed = with_short_forms(reference) if short_forms else reference
