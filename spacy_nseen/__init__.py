@@ -1,4 +1,5 @@
 """spacy_nseen: NSEEN entity normalisation as a spaCy component (`nlp.add_pipe("nseen_linker")`)."""
+
 from .about import __version__
 from .component import NseenLinker, make_nseen_linker
 from .encoder.layer import build_char_bilstm_encoder

@@ -1,5 +1,6 @@
 """`python -m spacy_nseen COMMAND` (and the `spacy-nseen` console script): imports every command module of
 `spacy_nseen.cli` (each registers itself on `app`), then runs the app."""
+
 import importlib
 import pkgutil
 
@@ -14,7 +15,6 @@ app = cli.app
 def main() -> None:
     """Run the command line."""
     app()
-
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ For each entity whose label is mapped in `kbs`, it writes `Span._.kb_id` (a CURI
 their parts are in `spacy_nseen.pipe` (config, extensions, routing, organism context, the predict path,
 annotations, serialization), re-exported here.
 """
+
 import tempfile
 from itertools import islice
 from pathlib import Path
@@ -62,8 +63,17 @@ def _new_pipe(cls: Type["NseenLinker"]) -> "NseenLinker":
 
 @Language.factory(
     "nseen_linker",
-    assigns=["token.ent_kb_id", "span._.kb_id", "span._.kb_score", "span._.kb_candidates", "span._.kb_taxon",
-             "span._.kb_taxon_evidence", "span._.kb_xrefs", "span._.kb_searched", "doc._.organisms"],
+    assigns=[
+        "token.ent_kb_id",
+        "span._.kb_id",
+        "span._.kb_score",
+        "span._.kb_candidates",
+        "span._.kb_taxon",
+        "span._.kb_taxon_evidence",
+        "span._.kb_xrefs",
+        "span._.kb_searched",
+        "doc._.organisms",
+    ],
     requires=["doc.ents"],
     default_config=default_config(),
     default_score_weights={"nel_micro_f": 1.0, "nel_micro_r": None, "nel_micro_p": None},
@@ -98,11 +108,25 @@ def make_nseen_linker(
     A config of spacy_nseen 0.1.0 (flat settings) is upgraded by `spacy-nseen upgrade-config` (`parts.legacy`).
     """
     if kbs and all(isinstance(v, str) for v in kbs.values()):
-        raise ValueError(f"nseen_linker: kbs {dict(kbs)} is 0.1.0's {{label: set}} map; give one block per set, e.g. "
-                         '{"uniprot": {"labels": ["PROTEIN", "GENE"]}} (`spacy-nseen upgrade-config` rewrites a saved '
-                         "pipeline's config)")
-    return NseenLinker(nlp.vocab, encoder, name=name, kbs=kbs, ranker=ranker, index=index, organisms=organisms,
-                       decision=decision, scorer=scorer, top_k=top_k, overwrite=overwrite, batch_size=batch_size)
+        raise ValueError(
+            f"nseen_linker: kbs {dict(kbs)} is 0.1.0's {{label: set}} map; give one block per set, e.g. "
+            '{"uniprot": {"labels": ["PROTEIN", "GENE"]}} (`spacy-nseen upgrade-config` rewrites a saved '
+            "pipeline's config)"
+        )
+    return NseenLinker(
+        nlp.vocab,
+        encoder,
+        name=name,
+        kbs=kbs,
+        ranker=ranker,
+        index=index,
+        organisms=organisms,
+        decision=decision,
+        scorer=scorer,
+        top_k=top_k,
+        overwrite=overwrite,
+        batch_size=batch_size,
+    )
 
 
 class NseenLinker(Pipe):
@@ -169,8 +193,9 @@ class NseenLinker(Pipe):
 
     def _search_settings(self, ranker: Ranker, decision: LinkDecision, where: str) -> LinkerSettings:
         try:
-            return LinkerSettings(**{"search_threads": self.index_part.search_threads, **ranker.search,
-                                     **decision.search_settings()})
+            return LinkerSettings(
+                **{"search_threads": self.index_part.search_threads, **ranker.search, **decision.search_settings()}
+            )
         except (TypeError, ValueError) as err:
             raise ValueError(f"nseen_linker: {where}: {err}") from None
 
@@ -294,14 +319,21 @@ class NseenLinker(Pipe):
                 load_encoder_weights(encoder, encoders[kb])
                 reference = ReferenceSet.from_tsv(reference_sets[kb])
                 built[kb] = KnowledgeBaseLinker.build(
-                    kb, encoder, reference, n_trees=self.n_trees, search_k=self.search_k, seed=self.seed,
-                    settings=self.settings_for(kb), with_tfidf=True, build_precision=self.build_precision,
+                    kb,
+                    encoder,
+                    reference,
+                    n_trees=self.n_trees,
+                    search_k=self.search_k,
+                    seed=self.seed,
+                    settings=self.settings_for(kb),
+                    with_tfidf=True,
+                    build_precision=self.build_precision,
                 )
             else:
                 raise ValueError(
                     f"nseen_linker: no trained artifacts for the reference set '{kb}'. Give "
-                    f"[initialize.components.{self.name}] linkers = {{\"{kb}\": \"path/to/linker\"}}, or both "
-                    f"encoders = {{\"{kb}\": ...}} and reference_sets = {{\"{kb}\": ...}}."
+                    f'[initialize.components.{self.name}] linkers = {{"{kb}": "path/to/linker"}}, or both '
+                    f'encoders = {{"{kb}": ...}} and reference_sets = {{"{kb}": ...}}.'
                 )
         for kb, path in (nil_models or {}).items():
             if not path:  # a config without a recalibrated model for this reference set
@@ -319,7 +351,10 @@ class NseenLinker(Pipe):
                 raise ValueError(f"nseen_linker: entity_priors['{kb}'] must be 'FILE.tsv:COLUMN', got {spec!r}")
             built[kb].entity_prior = read_entity_prior(built[kb].reference_set, prior_path, column)
         for kb, linker in built.items():
-            check_prior(linker, Path(linkers.get(kb, "")) / ENTITY_PRIOR_FILE if kb in linkers else Path(f"entity_priors['{kb}']"))
+            check_prior(
+                linker,
+                Path(linkers.get(kb, "")) / ENTITY_PRIOR_FILE if kb in linkers else Path(f"entity_priors['{kb}']"),
+            )
         self.linkers = built
         if cell_lines:
             self.cell_lines = CellLineTable.from_disk(cell_lines)
@@ -328,8 +363,12 @@ class NseenLinker(Pipe):
         self.organism_assigner = self.make_assigner()
 
     def make_assigner(self) -> OrganismAssigner:
-        return OrganismAssigner(self.organism_settings, self.cell_lines, allowed=self.organisms or None,
-                                fallback_to_allowed=bool(self.organisms))
+        return OrganismAssigner(
+            self.organism_settings,
+            self.cell_lines,
+            allowed=self.organisms or None,
+            fallback_to_allowed=bool(self.organisms),
+        )
 
     def add_linker(self, linker: KnowledgeBaseLinker) -> None:
         """Use an already built linker for the reference set of the same name."""
@@ -372,13 +411,24 @@ class NseenLinker(Pipe):
         for d, doc in enumerate(docs):
             routed = route_entities(doc, self.kbs, self.overwrite)
             cut = cut_tokens(doc)
-            mentions = [Mention(r.span.start_char, r.span.end_char, r.span.text, r.kb,
-                                cut.get((r.span.start_char, r.span.end_char))) for r in routed]
-            prepared = prepare_requests(doc.text, mentions, self._has_taxa, assigner,
-                                        expand_abbreviations=self.expand_abbreviations, organisms=doc._.organisms,
-                                        article_texts=context_texts(doc, "article_texts"),
-                                        figure_texts=context_texts(doc, "figure_texts"), allowed=allowed,
-                                        lexicon=self.abbreviation_lexicon)
+            mentions = [
+                Mention(
+                    r.span.start_char, r.span.end_char, r.span.text, r.kb, cut.get((r.span.start_char, r.span.end_char))
+                )
+                for r in routed
+            ]
+            prepared = prepare_requests(
+                doc.text,
+                mentions,
+                self._has_taxa,
+                assigner,
+                expand_abbreviations=self.expand_abbreviations,
+                organisms=doc._.organisms,
+                article_texts=context_texts(doc, "article_texts"),
+                figure_texts=context_texts(doc, "figure_texts"),
+                allowed=allowed,
+                lexicon=self.abbreviation_lexicon,
+            )
             out[d] = DocLinks([], prepared.organisms)
             for r, request in zip(routed, prepared.requests):
                 requests[r.kb].append((d, r.ent_index, request))
@@ -386,12 +436,27 @@ class NseenLinker(Pipe):
             kb_requests = [request for _, _, request in items]
             if not self.ranker_for(kb).expand_abbreviations:
                 kb_requests = [request._replace(long_form=None, guessed=False) for request in kb_requests]
-            linked = link_requests(self.linkers[kb], kb_requests, top_k=self.top_k, mode=self.ranker_for(kb).mode,
-                                   decision=self.decision_for(kb))
+            linked = link_requests(
+                self.linkers[kb],
+                kb_requests,
+                top_k=self.top_k,
+                mode=self.ranker_for(kb).mode,
+                decision=self.decision_for(kb),
+            )
             for (d, e, request), link in zip(items, linked):
                 searched = link.searched if link.searched != request.text else None
-                out[d].links.append(EntityLink(e, kb, link.candidates, link.verdict.probability, request.context,
-                                               request.evidence, link.verdict, searched))
+                out[d].links.append(
+                    EntityLink(
+                        e,
+                        kb,
+                        link.candidates,
+                        link.verdict.probability,
+                        request.context,
+                        request.evidence,
+                        link.verdict,
+                        searched,
+                    )
+                )
         return out
 
     def _has_taxa(self, kb: str) -> bool:
@@ -422,8 +487,16 @@ class NseenLinker(Pipe):
     def displacy_data(self, doc: Doc) -> Dict[str, Any]:
         """RETURNS (Dict[str, Any]): the doc's entities for `displacy.render(data, style="ent", manual=True)`,
         each linked id pointing to the entry page of its own reference set."""
-        ents = [{"start": e.start_char, "end": e.end_char, "label": e.label_, "kb_id": e.kb_id_,
-                 "kb_url": self.kb_url(e.kb_id_, e.label_) if e.kb_id_ else "#"} for e in doc.ents]
+        ents = [
+            {
+                "start": e.start_char,
+                "end": e.end_char,
+                "label": e.label_,
+                "kb_id": e.kb_id_,
+                "kb_url": self.kb_url(e.kb_id_, e.label_) if e.kb_id_ else "#",
+            }
+            for e in doc.ents
+        ]
         return {"text": doc.text, "ents": ents, "title": None}
 
     # Serialization ---------------------------------------------------------------------------------

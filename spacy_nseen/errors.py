@@ -1,4 +1,5 @@
 """Exceptions raised by spacy_nseen, each naming the file and what to do."""
+
 from pathlib import Path
 from typing import Union
 

@@ -4,6 +4,7 @@ A log gets no carriage-return noise: when stderr is not a terminal, `Progress` w
 `encoding names: 120,000/371,234 (32%), 41 s` at most every `every` seconds (`NSEEN_PROGRESS_EVERY`,
 default 15), and nothing for steps shorter than that.
 """
+
 import os
 import sys
 import time
@@ -30,8 +31,14 @@ class Progress:
     every (Optional[float]): seconds between plain lines (default: `progress_interval()`).
     """
 
-    def __init__(self, desc: str, total: Optional[int] = None, unit: str = "it", stream: Optional[TextIO] = None,
-                 every: Optional[float] = None) -> None:
+    def __init__(
+        self,
+        desc: str,
+        total: Optional[int] = None,
+        unit: str = "it",
+        stream: Optional[TextIO] = None,
+        every: Optional[float] = None,
+    ) -> None:
         self.desc, self.total, self.unit = desc, total, unit
         self.stream = stream if stream is not None else sys.stderr
         self.every = progress_interval() if every is None else every

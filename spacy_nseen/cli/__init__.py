@@ -1,4 +1,5 @@
 """The `python -m spacy_nseen` (or `spacy-nseen`) command line: one module per command in this package."""
+
 import typer
 
 app = typer.Typer(

@@ -1,5 +1,6 @@
 """`python -m spacy_nseen annotate INPUT OUTPUT --pipeline NAME_OR_PATH`: annotate a corpus into resumable
 shards, in this process, in local processes (`--n-process`) or on a Dask cluster (`--dask`)."""
+
 import sys
 from pathlib import Path
 from typing import Optional
@@ -16,8 +17,15 @@ from ..errors import NseenError
 from . import app
 
 
-def make_engine(pipeline: str, n_process: int, dask: bool, scheduler: Optional[str], output_format: str,
-                batch_size: int, memory_limit: str) -> Engine:
+def make_engine(
+    pipeline: str,
+    n_process: int,
+    dask: bool,
+    scheduler: Optional[str],
+    output_format: str,
+    batch_size: int,
+    memory_limit: str,
+) -> Engine:
     """RETURNS (Engine): The engine the options ask for."""
     if dask or scheduler:
         from ..corpus.distributed import DaskEngine
@@ -30,14 +38,18 @@ def make_engine(pipeline: str, n_process: int, dask: bool, scheduler: Optional[s
 
 @app.command("annotate")
 def annotate_command(
-    input_path: Path = typer.Argument(..., metavar="INPUT", help=f"Corpus: a file or a directory of .txt ({', '.join(sorted(READERS))})"),
+    input_path: Path = typer.Argument(
+        ..., metavar="INPUT", help=f"Corpus: a file or a directory of .txt ({', '.join(sorted(READERS))})"
+    ),
     output_dir: Path = typer.Argument(..., metavar="OUTPUT", help="Output directory of shards (rerun to resume)"),
     pipeline: str = typer.Option(..., "--pipeline", "-p", help="Pipeline package name or path"),
     input_format: str = typer.Option("auto", "--format", help=f"Input format: auto or one of {sorted(READERS)}"),
     output_format: str = typer.Option("jsonl", "--output-format", help=f"One of {list(OUTPUT_FORMATS)}"),
     n_process: int = typer.Option(1, "--n-process", "-n", help="Worker processes (local workers with --dask)"),
     dask: bool = typer.Option(False, "--dask", help="Run on a local Dask cluster of --n-process workers"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (implies --dask)"),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (implies --dask)"
+    ),
     memory_limit: str = typer.Option("auto", "--memory-limit", help="Memory limit per local Dask worker, e.g. 2GB"),
     shard_size: int = typer.Option(1000, "--shard-size", help="Texts per shard (the unit of resume)"),
     batch_size: int = typer.Option(64, "--batch-size", help="Docs per nlp.pipe batch"),
@@ -57,8 +69,16 @@ def annotate_command(
         msg.fail(str(err), exits=1)
     try:
         summary = annotate_corpus(
-            input_path, output_dir, pipeline, engine=engine, input_format=input_format, output_format=output_format,
-            shard_size=shard_size, batch_size=batch_size, overwrite=overwrite, progress=progress,
+            input_path,
+            output_dir,
+            pipeline,
+            engine=engine,
+            input_format=input_format,
+            output_format=output_format,
+            shard_size=shard_size,
+            batch_size=batch_size,
+            overwrite=overwrite,
+            progress=progress,
         )
     except (CorpusError, NseenError, OSError) as err:
         msg.fail(str(err), exits=1)

@@ -1,4 +1,5 @@
 """`python -m spacy_nseen build-kb NAMES.tsv OUTPUT --encoder DIR`: a linker directory for your own names."""
+
 import json
 import time
 from pathlib import Path
@@ -19,7 +20,8 @@ from .errors import reported_errors
 @app.command("build-kb")
 def build_kb(
     names: Path = typer.Argument(
-        ..., help="Names file: kb_id<TAB>name[<TAB>kind] per line; a first line 'kb_id<TAB>name<TAB>kind' is read as the header"
+        ...,
+        help="Names file: kb_id<TAB>name[<TAB>kind] per line; a first line 'kb_id<TAB>name<TAB>kind' is read as the header",
     ),
     output: Path = typer.Argument(..., help="Linker directory to write (created; its files are replaced)"),
     encoder: Path = typer.Option(
@@ -28,9 +30,13 @@ def build_kb(
         "-e",
         help="A trained encoder directory, or any linker directory (its encoder is used; sizes are read from its encoder.json)",
     ),
-    kb_name: str = typer.Option("", "--kb-name", help="Reference set name used in the pipeline's 'kbs' (default: the output directory's name)"),
+    kb_name: str = typer.Option(
+        "", "--kb-name", help="Reference set name used in the pipeline's 'kbs' (default: the output directory's name)"
+    ),
     n_trees: int = typer.Option(20, "--n-trees", help="Annoy trees"),
-    build_precision: str = typer.Option("fp32", "--build-precision", help=f"Encoder precision for the names: {', '.join(PRECISIONS)}"),
+    build_precision: str = typer.Option(
+        "fp32", "--build-precision", help=f"Encoder precision for the names: {', '.join(PRECISIONS)}"
+    ),
     threads: int = typer.Option(1, "--threads", help="torch threads"),
     seed: int = typer.Option(0, "--seed", help="Annoy seed"),
     short_forms: bool = typer.Option(
@@ -54,16 +60,30 @@ def build_kb(
             reference = with_short_forms(reference)
         n_short_forms = len(reference) - n_names
         model = build_encoder_from_disk(encoder)
-        linker = KnowledgeBaseLinker.build(kb_name, model, reference, n_trees=n_trees, seed=seed, build_precision=build_precision)
+        linker = KnowledgeBaseLinker.build(
+            kb_name, model, reference, n_trees=n_trees, seed=seed, build_precision=build_precision
+        )
         save_linker(linker, output)
     block = {k: v for k, v in encoder_block(output).items() if k != "@architectures"}
-    stats = {"kb": kb_name, "names_file": str(names), "encoder": str(encoder), "names": len(reference),
-             "entities": reference.n_entities, "short_forms": n_short_forms, "encoder_config": block, "build_precision": build_precision,
-             "seconds": round(time.monotonic() - start, 2)}
+    stats = {
+        "kb": kb_name,
+        "names_file": str(names),
+        "encoder": str(encoder),
+        "names": len(reference),
+        "entities": reference.n_entities,
+        "short_forms": n_short_forms,
+        "encoder_config": block,
+        "build_precision": build_precision,
+        "seconds": round(time.monotonic() - start, 2),
+    }
     (output / "build_stats.json").write_text(json.dumps(stats, indent=2), encoding="utf8")
     added = f" (+{n_short_forms:,} short forms)" if short_forms else ""
-    print(f"build-kb: {n_names:,} names{added} of {reference.n_entities:,} entities indexed as '{kb_name}' in "
-          f"{stats['seconds']} s -> {output}")
-    print(f"Use it: nlp.add_pipe(\"nseen_linker\", config={{\"kbs\": {{\"{kb_name}\": {{\"labels\": [\"LABEL\"]}}}}, "
-          f"\"encoder\": spacy_nseen.encoder_block(\"{output}\")}}), then initialize it with "
-          f"linkers={{\"{kb_name}\": \"{output}\"}}")
+    print(
+        f"build-kb: {n_names:,} names{added} of {reference.n_entities:,} entities indexed as '{kb_name}' in "
+        f"{stats['seconds']} s -> {output}"
+    )
+    print(
+        f'Use it: nlp.add_pipe("nseen_linker", config={{"kbs": {{"{kb_name}": {{"labels": ["LABEL"]}}}}, '
+        f'"encoder": spacy_nseen.encoder_block("{output}")}}), then initialize it with '
+        f'linkers={{"{kb_name}": "{output}"}}'
+    )

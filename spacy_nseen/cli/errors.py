@@ -1,4 +1,5 @@
 """How the commands report an error: one line on stderr naming the file and what to do, exit status 1."""
+
 from contextlib import contextmanager
 from typing import Iterator
 

@@ -1,4 +1,5 @@
 """`python -m spacy_nseen train-encoder NAMES.tsv OUTPUT`: an encoder trained on your own names."""
+
 import json
 import time
 from pathlib import Path
@@ -23,9 +24,15 @@ ENCODER = encoder_defaults()
 def train_encoder(
     names: Path = typer.Argument(..., help="Names file: kb_id<TAB>name[<TAB>kind] per line (header optional)"),
     output: Path = typer.Argument(..., help="Encoder directory to write (give it to build-kb --encoder)"),
-    max_steps: int = typer.Option(1000, "--max-steps", help="Optimisation steps over all rounds (the same encoder on any machine)"),
-    rounds: int = typer.Option(2, "--rounds", help="Rounds; the nearest names of other entities are added as negatives after each but the last"),
-    depth: int = typer.Option(ENCODER["depth"], "--depth", help="BiLSTM layers (the paper's 4; the project's trained encoders: 2)"),
+    max_steps: int = typer.Option(
+        1000, "--max-steps", help="Optimisation steps over all rounds (the same encoder on any machine)"
+    ),
+    rounds: int = typer.Option(
+        2, "--rounds", help="Rounds; the nearest names of other entities are added as negatives after each but the last"
+    ),
+    depth: int = typer.Option(
+        ENCODER["depth"], "--depth", help="BiLSTM layers (the paper's 4; the project's trained encoders: 2)"
+    ),
     hidden_width: int = typer.Option(ENCODER["hidden_width"], "--hidden-width", help="LSTM width per direction"),
     char_width: int = typer.Option(ENCODER["char_width"], "--char-width", help="Character embedding width"),
     output_width: int = typer.Option(ENCODER["output_width"], "--output-width", help="Embedding width"),
@@ -48,8 +55,16 @@ def train_encoder(
         raise typer.BadParameter(str(err), param_hint="--char-normalization") from None
     torch.set_num_threads(threads)
     start = time.monotonic()
-    config = dict(vocab_size=vocab_size, char_width=char_width, hidden_width=hidden_width, depth=depth,
-                  output_width=output_width, dropout=ENCODER["dropout"], pooling=ENCODER["pooling"], max_length=max_length)
+    config = dict(
+        vocab_size=vocab_size,
+        char_width=char_width,
+        hidden_width=hidden_width,
+        depth=depth,
+        output_width=output_width,
+        dropout=ENCODER["dropout"],
+        pooling=ENCODER["pooling"],
+        max_length=max_length,
+    )
     with reported_errors():
         reference = read_names_tsv(names)
     # Training-only code (spacy_nseen.encoder_training) is imported here, never by the component.
@@ -58,16 +73,35 @@ def train_encoder(
 
     settings = TrainingSettings(batch_pairs=batch_pairs, learning_rate=learning_rate, seed=seed)
     with Progress("training", total=max_steps, unit="steps") as bar:
+
         def on_step(stats: "StepStats") -> None:
             bar.update(1, loss=f"{stats.loss:.4f}")
 
-        result = train_encoder_on_names(reference, config, max_steps=max_steps, rounds=rounds, settings=settings,
-                                        on_step=on_step, char_normalization=char_normalization)
+        result = train_encoder_on_names(
+            reference,
+            config,
+            max_steps=max_steps,
+            rounds=rounds,
+            settings=settings,
+            on_step=on_step,
+            char_normalization=char_normalization,
+        )
     save_encoder(result.encoder, output)
-    summary = {"names_file": str(names), "names": len(reference), "entities": reference.n_entities,
-               "encoder": config, "char_normalization": char_normalization, "max_steps": max_steps,
-               "pairs": result.pair_counts, "rounds": result.rounds, "seed": seed, "seconds": round(time.monotonic() - start, 1)}
+    summary = {
+        "names_file": str(names),
+        "names": len(reference),
+        "entities": reference.n_entities,
+        "encoder": config,
+        "char_normalization": char_normalization,
+        "max_steps": max_steps,
+        "pairs": result.pair_counts,
+        "rounds": result.rounds,
+        "seed": seed,
+        "seconds": round(time.monotonic() - start, 1),
+    }
     (output / "training_summary.json").write_text(json.dumps(summary, indent=2), encoding="utf8")
     last = result.rounds[-1]
-    print(f"train-encoder: {len(reference):,} names of {reference.n_entities:,} entities, {max_steps} steps, "
-          f"last round's mean loss {last['mean_loss']:.4f}, {summary['seconds']} s -> {output}")
+    print(
+        f"train-encoder: {len(reference):,} names of {reference.n_entities:,} entities, {max_steps} steps, "
+        f"last round's mean loss {last['mean_loss']:.4f}, {summary['seconds']} s -> {output}"
+    )

@@ -1,5 +1,6 @@
 """`python -m spacy_nseen upgrade-config PIPELINE`: rewrite a pipeline saved by spacy_nseen 0.1.0 (flat `nseen_linker`
 settings) into this version's config shape; the linkers, the NER and every other file are left as they are."""
+
 from pathlib import Path
 from typing import Optional
 
@@ -15,8 +16,12 @@ CONFIG_FILE = "config.cfg"
 @app.command("upgrade-config")
 def upgrade_config(
     pipeline: Path = typer.Argument(..., help="A saved pipeline directory (with config.cfg), or a config file"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where to write the upgraded config "
-                                          "(default: in place, the old one kept as config.cfg.0.1.0)"),
+    output: Optional[Path] = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Where to write the upgraded config (default: in place, the old one kept as config.cfg.0.1.0)",
+    ),
 ) -> None:
     """Put a 0.1.0 config's flat `nseen_linker` settings into the registered blocks that replace them."""
     path = pipeline / CONFIG_FILE if pipeline.is_dir() else pipeline

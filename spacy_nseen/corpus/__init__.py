@@ -1,5 +1,6 @@
 """Annotate a corpus with a pipeline: readers (JSONL, .txt directory, BioC XML/JSON, captions TSV), sharded
 and resumable output (JSONL, BioC XML), and engines (this process, local processes, a Dask cluster)."""
+
 from .annotate import annotate_corpus
 from .engines import InProcessEngine, ProcessPoolEngine
 from .errors import CorpusError

@@ -1,5 +1,6 @@
 """Annotate a corpus into an output directory of shards: read, split into shards, skip the completed ones,
 run the rest on an engine, write each atomically, and summarise."""
+
 import json
 import time
 from collections import Counter
@@ -36,8 +37,9 @@ class ShardPlan:
     """Cuts the corpus into shards of `shard_size` items (bad records count, so the cut never moves) and
     passes on the shards not yet done; `n_shards`/`n_items` are complete once iteration ends."""
 
-    def __init__(self, items: Iterator[Union[TextRecord, BadRecord]], shard_size: int, store: ShardStore,
-                 progress: tqdm) -> None:
+    def __init__(
+        self, items: Iterator[Union[TextRecord, BadRecord]], shard_size: int, store: ShardStore, progress: tqdm
+    ) -> None:
         self.items, self.shard_size, self.store, self.progress = items, shard_size, store, progress
         self.n_shards = 0
         self.n_items = 0
@@ -76,20 +78,40 @@ def summarise(store: ShardStore, n_shards: int, resumed: int, seconds: float, te
     linked: Counter = Counter()
     for index in range(n_shards):
         stats = store.stats(index)
-        totals.update(texts=stats["texts"], entities=stats["entities"], unlinked=stats["unlinked"],
-                      bad_records=len(stats["bad_records"]))
+        totals.update(
+            texts=stats["texts"],
+            entities=stats["entities"],
+            unlinked=stats["unlinked"],
+            bad_records=len(stats["bad_records"]),
+        )
         linked.update(stats["linked"])
     return {
-        "texts": totals["texts"], "bad_records": totals["bad_records"], "entities": totals["entities"],
-        "linked": dict(sorted(linked.items())), "unlinked": totals["unlinked"], "shards": n_shards,
-        "shards_resumed": resumed, "seconds": round(seconds, 3), "texts_this_run": texts_this_run,
+        "texts": totals["texts"],
+        "bad_records": totals["bad_records"],
+        "entities": totals["entities"],
+        "linked": dict(sorted(linked.items())),
+        "unlinked": totals["unlinked"],
+        "shards": n_shards,
+        "shards_resumed": resumed,
+        "seconds": round(seconds, 3),
+        "texts_this_run": texts_this_run,
         "texts_per_second": round(texts_this_run / seconds, 2) if seconds > 0 else None,
     }
 
 
-def annotate_corpus(input_path: PathLike, output_dir: PathLike, pipeline: str, *, engine: Optional[Engine] = None,
-                    input_format: str = "auto", output_format: str = "jsonl", shard_size: int = 1000,
-                    batch_size: int = 64, overwrite: bool = False, progress: bool = True) -> Dict[str, Any]:
+def annotate_corpus(
+    input_path: PathLike,
+    output_dir: PathLike,
+    pipeline: str,
+    *,
+    engine: Optional[Engine] = None,
+    input_format: str = "auto",
+    output_format: str = "jsonl",
+    shard_size: int = 1000,
+    batch_size: int = 64,
+    overwrite: bool = False,
+    progress: bool = True,
+) -> Dict[str, Any]:
     """Annotate a corpus with a pipeline; resume if `output_dir` holds shards of the same run.
 
     input_path (PathLike): JSONL, a directory of .txt, BioC XML/JSON or a captions TSV (see `readers`).
@@ -112,8 +134,11 @@ def annotate_corpus(input_path: PathLike, output_dir: PathLike, pipeline: str, *
         raise ValueError(f"shard_size must be at least 1, not {shard_size}")
     resolved_format = detect_format(input_path) if input_format == "auto" else input_format
     settings = {
-        "input": input_identity(input_path), "input_format": resolved_format, "output_format": output_format,
-        "shard_size": shard_size, "pipeline": pipeline_identity(pipeline),
+        "input": input_identity(input_path),
+        "input_format": resolved_format,
+        "output_format": output_format,
+        "shard_size": shard_size,
+        "pipeline": pipeline_identity(pipeline),
     }
     store = ShardStore(output_dir, settings, overwrite=overwrite)
     own_engine = engine is None

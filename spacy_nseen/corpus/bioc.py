@@ -6,6 +6,7 @@ A record is one passage. Its id is the document id when the document has one pas
 the passage has some, its `annotations` (offsets as in the file). Offsets written are character offsets,
 document-level (passage offset + offset in the passage), as the Python `bioc` package counts them.
 """
+
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -27,7 +28,9 @@ def _xml_annotation(element: ET.Element) -> Dict[str, Any]:
     return {
         "id": element.get("id", ""),
         "infons": _infons(element),
-        "locations": [[int(loc.get("offset", "0")), int(loc.get("length", "0"))] for loc in element.findall("location")],
+        "locations": [
+            [int(loc.get("offset", "0")), int(loc.get("length", "0"))] for loc in element.findall("location")
+        ],
         "text": element.findtext("text") or "",
     }
 
@@ -80,7 +83,9 @@ def read_bioc_xml(path: Path) -> Iterator[CorpusItem]:
             line, column = err.position
             yield BadRecord(f"{path.name}:{line}:{column}", f"invalid XML, rest of file skipped ({err})")
         except (EOFError, OSError) as err:
-            yield BadRecord(f"{path.name} after document {n_documents}", f"corrupt or truncated file, rest skipped ({err})")
+            yield BadRecord(
+                f"{path.name} after document {n_documents}", f"corrupt or truncated file, rest skipped ({err})"
+            )
 
 
 def read_bioc_json(path: Path) -> Iterator[CorpusItem]:
@@ -170,6 +175,11 @@ def bioc_xml(annotated: Iterable[Dict[str, Any]]) -> str:
             annotation = _sub(passage, "annotation", id=f"{record['id']}:T{n + 1}")
             for key, value in _annotation_infons(entity).items():
                 _sub(annotation, "infon", value, key=key)
-            _sub(annotation, "location", offset=str(offset + entity["start"]), length=str(entity["end"] - entity["start"]))
+            _sub(
+                annotation,
+                "location",
+                offset=str(offset + entity["start"]),
+                length=str(entity["end"] - entity["start"]),
+            )
             _sub(annotation, "text", entity["text"])
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(collection, encoding="unicode") + "\n"

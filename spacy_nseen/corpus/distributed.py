@@ -2,6 +2,7 @@
 scheduler address, or a local one. Each worker loads the pipeline once (the first shard it gets) and
 returns the shard's text to this process, which writes it: workers need the pipeline (an installed
 package or a path they can read), not the output directory."""
+
 from typing import Any, Iterable, Iterator, Optional, Set
 
 from .worker import ShardResult, ShardTask, annotate_shard
@@ -45,8 +46,15 @@ class DaskEngine:
     memory_limit (str): Memory limit of each local worker (Dask's syntax, e.g. `4GB`).
     """
 
-    def __init__(self, pipeline: str, address: Optional[str] = None, n_workers: int = 2, output_format: str = "jsonl",
-                 batch_size: int = 64, memory_limit: str = "auto") -> None:
+    def __init__(
+        self,
+        pipeline: str,
+        address: Optional[str] = None,
+        n_workers: int = 2,
+        output_format: str = "jsonl",
+        batch_size: int = 64,
+        memory_limit: str = "auto",
+    ) -> None:
         distributed = _import_distributed()
         self.pipeline, self.output_format, self.batch_size = pipeline, output_format, batch_size
         self._cluster = None
@@ -55,7 +63,10 @@ class DaskEngine:
 
             with dask.config.set(WORKER_CONFIG):  # the nannies hand this config to the worker processes
                 self._cluster = distributed.LocalCluster(
-                    n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                    n_workers=n_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
                     memory_limit=memory_limit,
                 )
             self.client = distributed.Client(self._cluster)
@@ -72,9 +83,11 @@ class DaskEngine:
         queue = self._as_completed()
         in_flight = 0
         for task in tasks:
-            queue.add(self.client.submit(
-                annotate_shard, self.pipeline, task, self.output_format, self.batch_size, 1, pure=False
-            ))
+            queue.add(
+                self.client.submit(
+                    annotate_shard, self.pipeline, task, self.output_format, self.batch_size, 1, pure=False
+                )
+            )
             in_flight += 1
             while in_flight >= limit:
                 yield next(queue).result()

@@ -1,5 +1,6 @@
 """The annotations of a processed `Doc` as a JSON-ready dict: entities with ids, scores and candidates, and
 the organism / cross-reference fields when the components that set them are present."""
+
 from typing import Any, Dict, List
 
 from spacy.tokens import Doc, Span

@@ -1,6 +1,7 @@
 """Engines that run shard tasks: in this process, or in a pool of local processes. Each yields results in
 completion order and keeps only a few tasks in flight, so a corpus of any size streams through.
 (`distributed.py` adds a Dask cluster.)"""
+
 import multiprocessing
 import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -74,8 +75,14 @@ class ProcessPoolEngine:
     start_method (Optional[str]): `fork` or `spawn` (default: `default_start_method()`).
     """
 
-    def __init__(self, pipeline: str, n_workers: int, output_format: str = "jsonl", batch_size: int = 64,
-                 start_method: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        pipeline: str,
+        n_workers: int,
+        output_format: str = "jsonl",
+        batch_size: int = 64,
+        start_method: Optional[str] = None,
+    ) -> None:
         if n_workers < 1:
             raise ValueError(f"n_workers must be at least 1, not {n_workers}")
         start_method = start_method or default_start_method()

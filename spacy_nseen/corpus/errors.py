@@ -1,4 +1,5 @@
 """The error raised for a corpus or an output directory that cannot be used at all."""
+
 from ..errors import FileProblemError
 
 

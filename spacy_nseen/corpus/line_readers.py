@@ -4,6 +4,7 @@ Each reader yields `TextRecord`s and `BadRecord`s in a fixed order; a record tha
 JSON, missing text, not UTF-8, a short TSV row) is yielded as a `BadRecord` with its position, and reading
 goes on with the next one. A file that cannot be opened at all raises `CorpusError`.
 """
+
 import gzip
 import json
 import zlib
@@ -40,9 +41,17 @@ def iter_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[BadRec
                 try:
                     yield lineno, raw.decode("utf-8").rstrip("\r\n"), None
                 except UnicodeDecodeError as err:
-                    yield lineno, None, BadRecord(f"{path.name}:{lineno}", f"not valid UTF-8 ({err.reason} at byte {err.start})")
+                    yield (
+                        lineno,
+                        None,
+                        BadRecord(f"{path.name}:{lineno}", f"not valid UTF-8 ({err.reason} at byte {err.start})"),
+                    )
     except (EOFError, gzip.BadGzipFile, zlib.error) as err:
-        yield lineno + 1, None, BadRecord(f"{path.name}:{lineno + 1}", f"corrupt or truncated gzip stream, rest of file skipped ({err})")
+        yield (
+            lineno + 1,
+            None,
+            BadRecord(f"{path.name}:{lineno + 1}", f"corrupt or truncated gzip stream, rest of file skipped ({err})"),
+        )
 
 
 def read_jsonl(path: Path) -> Iterator[CorpusItem]:
@@ -70,7 +79,9 @@ def read_jsonl(path: Path) -> Iterator[CorpusItem]:
             continue
         text = obj.get("text")
         if not isinstance(text, str):
-            yield BadRecord(position, "missing text" if text is None else f"text is a {type(text).__name__}, not a string")
+            yield BadRecord(
+                position, "missing text" if text is None else f"text is a {type(text).__name__}, not a string"
+            )
             continue
         record_id = obj.get("id")
         meta = {k: v for k, v in obj.items() if k not in ("id", "text")}
@@ -95,7 +106,8 @@ def read_captions_tsv(path: Path) -> Iterator[CorpusItem]:
             id_column = next((c for c in TSV_ID_COLUMNS if c in header), "")
             if "text" not in header or not id_column:
                 raise CorpusError(
-                    path, f"the header {header} lacks a 'text' column or an id column {list(TSV_ID_COLUMNS)}",
+                    path,
+                    f"the header {header} lacks a 'text' column or an id column {list(TSV_ID_COLUMNS)}",
                     "Give a TSV in the mirror's captions format (see ../shared/data/README.md) or use --format",
                 )
             continue

@@ -1,4 +1,5 @@
 """Choose the reader of a corpus by its format (given, or guessed from the path)."""
+
 from pathlib import Path
 from typing import Callable, Dict, Iterator, Optional
 

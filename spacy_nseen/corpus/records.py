@@ -1,4 +1,5 @@
 """The items a corpus reader yields: a text to annotate, or a bad record to report."""
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, Union
 

@@ -5,6 +5,7 @@ Layout: `manifest.json` (the run's settings; a resume with other settings is ref
 `shard-NNNNNN.<ext>` and `shard-NNNNNN.stats.json` (its counts and bad records; renamed first, so a data file
 always has its stats), and at the end `summary.json` and `bad_records.jsonl`.
 """
+
 import json
 import os
 from pathlib import Path
@@ -48,7 +49,9 @@ class ShardStore:
         self.settings = {"format_version": FORMAT_VERSION, **settings}
         self.extension = EXTENSIONS[settings["output_format"]]
         if output.exists() and not output.is_dir():
-            raise CorpusError(output, "exists and is not a directory", "OUTPUT is a directory of shards; choose another path")
+            raise CorpusError(
+                output, "exists and is not a directory", "OUTPUT is a directory of shards; choose another path"
+            )
         output.mkdir(parents=True, exist_ok=True)
         for part in output.glob("*.part"):
             part.unlink()  # a write cut short by a crash
@@ -57,12 +60,17 @@ class ShardStore:
             try:
                 previous = json.loads(manifest.read_text(encoding="utf-8"))
             except (ValueError, UnicodeDecodeError) as err:
-                raise CorpusError(manifest, f"unreadable manifest ({err})", "Delete OUTPUT or pass --overwrite") from err
+                raise CorpusError(
+                    manifest, f"unreadable manifest ({err})", "Delete OUTPUT or pass --overwrite"
+                ) from err
             if previous != self.settings:
                 if not overwrite:
-                    changed = sorted(k for k in set(previous) | set(self.settings) if previous.get(k) != self.settings.get(k))
+                    changed = sorted(
+                        k for k in set(previous) | set(self.settings) if previous.get(k) != self.settings.get(k)
+                    )
                     raise CorpusError(
-                        manifest, f"written by a run with other settings ({', '.join(changed)} differ)",
+                        manifest,
+                        f"written by a run with other settings ({', '.join(changed)} differ)",
                         "Resume with the same INPUT, pipeline and options, use another OUTPUT, or pass --overwrite",
                     )
                 self.clear()
@@ -87,7 +95,11 @@ class ShardStore:
         if not self.shard_path(index).exists():
             return False
         if not self.stats_path(index).exists():
-            raise CorpusError(self.stats_path(index), "missing beside its shard", f"Delete {self.shard_path(index).name} to redo that shard")
+            raise CorpusError(
+                self.stats_path(index),
+                "missing beside its shard",
+                f"Delete {self.shard_path(index).name} to redo that shard",
+            )
         return True
 
     def write(self, result: ShardResult) -> None:
@@ -101,7 +113,9 @@ class ShardStore:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
-            raise CorpusError(path, f"unreadable ({err})", f"Delete it and {self.shard_path(index).name} to redo that shard") from err
+            raise CorpusError(
+                path, f"unreadable ({err})", f"Delete it and {self.shard_path(index).name} to redo that shard"
+            ) from err
 
     def shard_files(self) -> List[Path]:
         """RETURNS (List[Path]): The completed data files, in shard order."""

@@ -1,4 +1,5 @@
 """The unit of work of every engine: annotate one shard of records with a pipeline loaded once per process."""
+
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -86,8 +87,9 @@ def clear_link_caches(nlp: Language) -> None:
                 linker.clear_cache()
 
 
-def annotate_shard(pipeline: str, task: ShardTask, output_format: str = "jsonl", batch_size: int = 64,
-                   n_threads: Optional[int] = None) -> ShardResult:
+def annotate_shard(
+    pipeline: str, task: ShardTask, output_format: str = "jsonl", batch_size: int = 64, n_threads: Optional[int] = None
+) -> ShardResult:
     """Annotate one shard.
 
     pipeline (str): The pipeline's package name or path (loaded once per process).

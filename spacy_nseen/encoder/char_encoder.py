@@ -3,6 +3,7 @@
 Characters → embedding → `depth` bidirectional LSTM layers → pooling over time → one dense layer →
 L2-normalised vector (Fakhraei et al., NSEEN, §3.1, Fig. 1b).
 """
+
 from dataclasses import asdict, dataclass
 from typing import Dict
 

@@ -4,6 +4,7 @@
 set at initialisation (`set_char_vocab`); prediction sorts names by length, encodes them in batches under
 `torch.inference_mode` and returns rows in input order.
 """
+
 import functools
 import inspect
 import logging
@@ -58,8 +59,9 @@ def encoder_defaults() -> Dict[str, Any]:
     return {name: param.default for name, param in inspect.signature(build_char_bilstm_encoder).parameters.items()}
 
 
-def encoder_layer(config: EncoderConfig, *, max_length: int = 64, batch_size: int = 128,
-                  precision: str = "fp32") -> Model[List[str], Floats2d]:
+def encoder_layer(
+    config: EncoderConfig, *, max_length: int = 64, batch_size: int = 128, precision: str = "fp32"
+) -> Model[List[str], Floats2d]:
     """RETURNS (Model[List[str], Floats2d]): the layer around a `CharBiLSTMEncoder` of this config (see
     `build_char_bilstm_encoder` for the other arguments)."""
     if precision not in PRECISIONS:
@@ -140,7 +142,9 @@ def bf16_lstm_supported() -> bool:
         with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
             lstm(torch.zeros(1, 2, 4))
     except RuntimeError as err:
-        logger.warning("bf16 LSTMs are not supported on this CPU (%s): encoding in fp32 instead", str(err).split(".")[0])
+        logger.warning(
+            "bf16 LSTMs are not supported on this CPU (%s): encoding in fp32 instead", str(err).split(".")[0]
+        )
         return False
     return True
 

@@ -8,6 +8,7 @@ fails. Text is normalised first, by the vocabulary's `normalization`:
   so `Drp1`, `DRP1` and `drp1`, or `TGFβ` and `TGF-beta`, are the same or nearly the same input
   (results/encoder_experiments/README.md).
 """
+
 import json
 import unicodedata
 from collections import Counter
@@ -126,8 +127,12 @@ class CharVocab:
         return ids, lengths
 
     def to_dict(self) -> Dict:
-        return {"format_version": ARTIFACT_FORMAT_VERSION, "capacity": self.capacity, "chars": "".join(self.chars),
-                "normalization": self.normalization}
+        return {
+            "format_version": ARTIFACT_FORMAT_VERSION,
+            "capacity": self.capacity,
+            "chars": "".join(self.chars),
+            "normalization": self.normalization,
+        }
 
     @classmethod
     def from_dict(cls, data: Dict) -> "CharVocab":

@@ -1,4 +1,5 @@
 """Saving and loading a trained encoder: safetensors weights, JSON vocabulary and config. No pickle."""
+
 import json
 from pathlib import Path
 from typing import Any, Dict, Union
@@ -50,7 +51,9 @@ def read_encoder_config(directory: Union[str, Path]) -> Dict[str, Any]:
     except (ValueError, KeyError, TypeError) as err:
         raise ArtifactError(path, f"not a valid encoder config ({err})", RETRAIN) from None
     if version != ARTIFACT_FORMAT_VERSION:
-        raise ArtifactError(path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RETRAIN)
+        raise ArtifactError(
+            path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RETRAIN
+        )
     return config
 
 
@@ -102,7 +105,9 @@ def load_encoder_weights(model: Model, directory: Union[str, Path]) -> None:
     vocab = CharVocab.from_disk(vocab_path)
     if vocab.capacity != expected["vocab_size"]:
         raise ArtifactError(
-            vocab_path, f"the vocabulary has capacity {vocab.capacity}, the encoder's vocab_size is {expected['vocab_size']}", RETRAIN
+            vocab_path,
+            f"the vocabulary has capacity {vocab.capacity}, the encoder's vocab_size is {expected['vocab_size']}",
+            RETRAIN,
         )
     module.load_state_dict(state)
     module.eval()

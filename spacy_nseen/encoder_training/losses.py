@@ -4,6 +4,7 @@ L = ½·y·δ² + ½·(1−y)·max(0, m − δ)², where δ is the distance betw
 a real-valued similarity label. With m = 1 the loss is minimal at δ = 1 − y (eq. 2), so a soft label
 places the pair inside the margin instead of pulling it together or pushing it apart fully.
 """
+
 from enum import Enum
 
 import torch
@@ -16,7 +17,9 @@ class DistanceMetric(str, Enum):
     EUCLIDEAN = "euclidean"
 
 
-def pair_distance(left: torch.Tensor, right: torch.Tensor, metric: DistanceMetric = DistanceMetric.COSINE) -> torch.Tensor:
+def pair_distance(
+    left: torch.Tensor, right: torch.Tensor, metric: DistanceMetric = DistanceMetric.COSINE
+) -> torch.Tensor:
     """Row-wise distance between two batches of vectors.
 
     RETURNS (torch.Tensor): shape (batch,). Cosine distance is 1 − cos, in [0, 2].

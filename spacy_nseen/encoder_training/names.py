@@ -7,6 +7,7 @@ Levenshtein similarity of the case-folded strings; after each round but the last
 names of another entity (label 0). The project's full workflow (`training.pairs.make_pairs`) adds family pairs
 and more similarity labels; this is the part that needs nothing but the names.
 """
+
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -77,11 +78,32 @@ def train_encoder_on_names(
     name_entity = numpy.asarray(reference.name_entity, dtype=numpy.int64)
     encoder = registry.architectures.get(ARCHITECTURE)(**encoder_config)
     trainer, counts = names_trainer(encoder, names, name_entity, variant_pairs(names), settings, char_normalization)
-    result = NamesTrainingResult(encoder, pair_counts={
-        "semantic_positive": counts["semantic_positive"], "semantic_negative": counts["semantic_negative"],
-        "variant": counts["extra"]})
-    done = train_in_rounds(trainer, names, name_entity, rounds=rounds, max_steps=max_steps, on_step=on_step,
-                           mine=reference.n_entities > 1, n_neighbors=hard_neighbors, seed=settings.seed)
-    result.rounds = [{"round": r.round_no + 1, "steps": len(r.result.losses), "mean_loss": float(numpy.mean(r.result.losses)),
-                      "hard_negatives_added": len(r.result.hard_left)} for r in done.rounds]
+    result = NamesTrainingResult(
+        encoder,
+        pair_counts={
+            "semantic_positive": counts["semantic_positive"],
+            "semantic_negative": counts["semantic_negative"],
+            "variant": counts["extra"],
+        },
+    )
+    done = train_in_rounds(
+        trainer,
+        names,
+        name_entity,
+        rounds=rounds,
+        max_steps=max_steps,
+        on_step=on_step,
+        mine=reference.n_entities > 1,
+        n_neighbors=hard_neighbors,
+        seed=settings.seed,
+    )
+    result.rounds = [
+        {
+            "round": r.round_no + 1,
+            "steps": len(r.result.losses),
+            "mean_loss": float(numpy.mean(r.result.losses)),
+            "hard_negatives_added": len(r.result.hard_left),
+        }
+        for r in done.rounds
+    ]
     return result

@@ -5,6 +5,7 @@
 Each round trains for its share of the step budget (`round_step_budget`), then, in every round but the last,
 mines each name's nearest names of another entity as label-0 pairs (`siamese.hard_negative_round`).
 """
+
 import time
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence
@@ -119,9 +120,20 @@ def train_in_rounds(
             raise ValueError("train_in_rounds: give max_steps or epochs_per_round (neither bounds a round)")
         max_epochs = epochs_per_round if epochs_per_round is not None else float(steps or 0)
         result = hard_negative_round(
-            trainer, names, name_entity, max_epochs=max_epochs,
-            max_steps=steps, max_seconds=guard, on_step=on_step, mine=mine and round_no < rounds - 1,
-            mine_rows=mine_rows, n_neighbors=n_neighbors, seed=seed, weight=hard_negative_weight, encode=encode)
+            trainer,
+            names,
+            name_entity,
+            max_epochs=max_epochs,
+            max_steps=steps,
+            max_seconds=guard,
+            on_step=on_step,
+            mine=mine and round_no < rounds - 1,
+            mine_rows=mine_rows,
+            n_neighbors=n_neighbors,
+            seed=seed,
+            weight=hard_negative_weight,
+            encode=encode,
+        )
         guard_hit = guard is not None and result.train_seconds >= guard
         done.cut_short = done.cut_short or guard_hit
         done.seconds += time.monotonic() - started

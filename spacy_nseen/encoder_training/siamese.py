@@ -7,6 +7,7 @@ negatives averaged separately. Hard negatives are mined between rounds with an A
 reference names: a nearest neighbour of another entity becomes a label-0 pair. `hard_negative_round` is one
 round of Algorithm 1 (train, then mine); `rounds.train_in_rounds` runs the rounds for both trainers.
 """
+
 import random
 import time
 from dataclasses import dataclass, field
@@ -307,11 +308,18 @@ def hard_negative_round(
     if mine:
         mined = time.monotonic()
         if mine_rows is None:
-            left, right = mine_hard_negatives(trainer.encoder, names, name_entity, n_neighbors=n_neighbors, seed=seed,
-                                              vectors=result.vectors)
+            left, right = mine_hard_negatives(
+                trainer.encoder, names, name_entity, n_neighbors=n_neighbors, seed=seed, vectors=result.vectors
+            )
         else:
-            left, right = mine_hard_negatives(trainer.encoder, [names[i] for i in mine_rows], name_entity[mine_rows],
-                                              n_neighbors=n_neighbors, seed=seed, vectors=result.vectors[mine_rows])
+            left, right = mine_hard_negatives(
+                trainer.encoder,
+                [names[i] for i in mine_rows],
+                name_entity[mine_rows],
+                n_neighbors=n_neighbors,
+                seed=seed,
+                vectors=result.vectors[mine_rows],
+            )
             left, right = mine_rows[left], mine_rows[right]
         trainer.add_pairs(left, right, numpy.zeros(len(left), numpy.float32), weight=weight)
         result.hard_left, result.hard_right = left, right
@@ -407,8 +415,9 @@ def names_trainer(
         extra_right.append(position[b])
         extra_label.append(y)
     if get_char_vocab(encoder) is None:
-        set_char_vocab(encoder, CharVocab.from_texts(strings, encoder.attrs["encoder_config"]["vocab_size"],
-                                                     char_normalization))
+        set_char_vocab(
+            encoder, CharVocab.from_texts(strings, encoder.attrs["encoder_config"]["vocab_size"], char_normalization)
+        )
     trainer = SiameseTrainer(
         encoder,
         strings,
@@ -418,6 +427,9 @@ def names_trainer(
         numpy.concatenate([label, numpy.asarray(extra_label, numpy.float32)]),
         settings,
     )
-    counts = {"semantic_positive": int(label.sum()), "semantic_negative": int(len(label) - label.sum()),
-              "extra": len(extra_label)}
+    counts = {
+        "semantic_positive": int(label.sum()),
+        "semantic_negative": int(len(label) - label.sum()),
+        "extra": len(extra_label),
+    }
     return trainer, counts

@@ -11,6 +11,7 @@ not depend on who fits or encodes what: every chunk is encoded alone, in eval mo
 Names the encoder reads alike (`encoder_input_keys`: orthologs' shared names, case variants under a folding
 vocabulary) are encoded once and stored as one vector (`retrieval.shared_vectors`).
 """
+
 import multiprocessing
 import shutil
 import sys
@@ -139,8 +140,11 @@ def build_parts(
     seconds: Dict[str, float] = {}
     if use_process is None:
         # A daemonic process (e.g. a multiprocessing worker) may not start children: threads there.
-        use_process = (len(names) >= PROCESS_MIN_NAMES and "fork" in multiprocessing.get_all_start_methods()
-                       and not multiprocessing.current_process().daemon)
+        use_process = (
+            len(names) >= PROCESS_MIN_NAMES
+            and "fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon
+        )
     rows, first_rows = VectorRows.from_keys(encoder_input_keys(encoder, names))
     queue = _EncodingQueue(encoder, [names[row] for row in first_rows])
 
@@ -151,7 +155,11 @@ def build_parts(
 
     start = time.perf_counter()
     module = get_torch_module(encoder)
-    was_training, saved_precision, saved_batch = module.training, encoder.attrs["precision"], encoder.attrs["batch_size"]
+    was_training, saved_precision, saved_batch = (
+        module.training,
+        encoder.attrs["precision"],
+        encoder.attrs["batch_size"],
+    )
     encoder.attrs["batch_size"] = BUILD_BATCH_SIZE
     switch_interval = sys.getswitchinterval()
     module.eval()  # once for both threads: encode_names would otherwise toggle the mode under the other

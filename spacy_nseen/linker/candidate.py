@@ -1,4 +1,5 @@
 """What a linker returns for a mention: its candidate entities, best first."""
+
 from typing import NamedTuple
 
 

@@ -29,6 +29,7 @@ Two settings choose the other keys:
   - "prior": an external per-entity value set with `KnowledgeBaseLinker.entity_prior` (e.g. ChEBI's star
     level, read with `read_entity_prior`).
 """
+
 import gzip
 from pathlib import Path
 from typing import Dict, Optional, Sequence, Union
@@ -40,7 +41,16 @@ from ..reference.short_form_names import derived_rows
 
 # Lower is better; kinds not in a table get its "*" value.
 KIND_PRIORITIES: Dict[str, Dict[str, int]] = {
-    "default": {"curated": 0, "recommended": 0, "primary": 0, "gene_primary": 1, "name": 1, "alternative": 2, "synonym": 3, "*": 4},
+    "default": {
+        "curated": 0,
+        "recommended": 0,
+        "primary": 0,
+        "gene_primary": 1,
+        "name": 1,
+        "alternative": 2,
+        "synonym": 3,
+        "*": 4,
+    },
     "hgnc": {
         "recommended": 0,
         "primary": 0,

@@ -24,6 +24,7 @@ signal alone (the paper's retrieval).
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
    an epitope tag or reporter name (`HA`, `GFP`) is never kept.
 """
+
 from typing import Dict, List, NamedTuple, Optional, Sequence, Type, TypeVar
 
 import numpy
@@ -81,12 +82,19 @@ class Fusion:
             dense_weight -= weighted.weight
         self.dense_weight = dense_weight
         self.dense = DenseSignal(linker.index, linker.encode, settings.search_threads)
-        self.exact = ExactTier(linker.exact_names, reference, settings.exact_kind_priority, linker.tie_break_priors) \
-            if hybrid and settings.exact_match else None
-        self.organism = OrganismSignal(reference.entity_taxa, reference.name_entity, settings.organism_weight,
-                                       settings.organism_min_confidence,
-                                       linker.ortholog_table if settings.organism_orthologs and hybrid else None,
-                                       settings.organism_over_exact_score if hybrid else 1.0)
+        self.exact = (
+            ExactTier(linker.exact_names, reference, settings.exact_kind_priority, linker.tie_break_priors)
+            if hybrid and settings.exact_match
+            else None
+        )
+        self.organism = OrganismSignal(
+            reference.entity_taxa,
+            reference.name_entity,
+            settings.organism_weight,
+            settings.organism_min_confidence,
+            linker.ortholog_table if settings.organism_orthologs and hybrid else None,
+            settings.organism_over_exact_score if hybrid else 1.0,
+        )
         self.relational = RelationalNameSignal.from_linker(linker, settings, mode)
         self.rank_keys: Sequence[RankKey] = RANK_KEYS
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
@@ -96,7 +104,9 @@ class Fusion:
         """RETURNS: the signal of this class in use, or None."""
         return next((w.signal for w in self.signals if isinstance(w.signal, cls)), None)
 
-    def link(self, mentions: List[str], top_k: int, contexts: Sequence[Optional[OrganismContext]]) -> List[List[Candidate]]:
+    def link(
+        self, mentions: List[str], top_k: int, contexts: Sequence[Optional[OrganismContext]]
+    ) -> List[List[Candidate]]:
         """Link a batch of distinct mentions (see the module doc). RETURNS: per mention, its top-k entities."""
         settings = self.settings
         hybrid = self.mode == "hybrid"
@@ -107,8 +117,10 @@ class Fusion:
             self.exact.match(queries, self.organism.allowed_rows)
         # With the short-cut, mentions that match names exactly are not searched (unless all their exact matches
         # are of other organisms than the assigned one: `OrganismSignal.foreign_exact_only`).
-        shortcut = [bool(exact) and settings.exact_short_cut and not self.organism.foreign_exact_only(exact, context)
-                    for exact, context in zip(queries.exact, contexts)]
+        shortcut = [
+            bool(exact) and settings.exact_short_cut and not self.organism.foreign_exact_only(exact, context)
+            for exact, context in zip(queries.exact, contexts)
+        ]
         queries.searched = [r for r, skip in enumerate(shortcut) if not skip]
         pools: List[List[int]] = [[] for _ in mentions]
         searched = queries.searched
@@ -127,16 +139,22 @@ class Fusion:
             pools[row].extend(exact)
             pools[row] = list(dict.fromkeys(pools[row]))
         fused = self.fused_scores(queries, pools)
-        out = [self.collapse(pool, fused[row], queries.exact[row], top_k, contexts[row], queries.written[row])
-               for row, pool in enumerate(pools)]
+        out = [
+            self.collapse(pool, fused[row], queries.exact[row], top_k, contexts[row], queries.written[row])
+            for row, pool in enumerate(pools)
+        ]
         if settings.exact_fill != "none" and self.signal(CharTfidfSignal) is not None:
             fill = [r for r, skip in enumerate(shortcut) if skip and len(out[r]) < top_k]
             if fill:
                 self.fill(queries, fill, out, top_k)
         return out
 
-    def probabilities(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
-                      contexts: Optional[Sequence[Optional[OrganismContext]]] = None) -> Optional[numpy.ndarray]:
+    def probabilities(
+        self,
+        mentions: Sequence[str],
+        results: Sequence[Sequence[Candidate]],
+        contexts: Optional[Sequence[Optional[OrganismContext]]] = None,
+    ) -> Optional[numpy.ndarray]:
         """RETURNS (Optional[numpy.ndarray]): per mention, the decision stage's probability that its best candidate
         is right (None without a decision stage; 0 for a mention without candidates)."""
         if self.decision is None:
@@ -144,13 +162,20 @@ class Fusion:
         contexts = list(contexts) if contexts is not None else [None] * len(mentions)
         return self.decision.probabilities(Queries(mentions, mentions, contexts), results)
 
-    def verdicts(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
-                 contexts: Optional[Sequence[Optional[OrganismContext]]], threshold: float) -> List[Verdict]:
+    def verdicts(
+        self,
+        mentions: Sequence[str],
+        results: Sequence[Sequence[Candidate]],
+        contexts: Optional[Sequence[Optional[OrganismContext]]],
+        threshold: float,
+    ) -> List[Verdict]:
         """The decision on ranked results: per mention, the probability, the link's score and whether the best
         entity is kept at `threshold` (see `signals.base.verdict`); with `link_tag_names` off, a tag name is never kept."""
         probabilities = self.probabilities(mentions, results, contexts)
-        out = [verdict(candidates, None if probabilities is None else float(probabilities[i]), threshold)
-               for i, candidates in enumerate(results)]
+        out = [
+            verdict(candidates, None if probabilities is None else float(probabilities[i]), threshold)
+            for i, candidates in enumerate(results)
+        ]
         if not self.settings.link_tag_names:
             out = [v._replace(keep=False) if v.keep and is_tag_name(m) else v for m, v in zip(mentions, out)]
         return out
@@ -187,9 +212,15 @@ class Fusion:
                 if isinstance(weighted.signal, RareTermSignal):
                     found, _ = weighted.signal.rare_candidates(queries, rows, n_names, settings.sparse_max_df)
                     pools = [list(dict.fromkeys(pool + extra)) for pool, extra in zip(pools, found)]
-            pools = [pool + self.exact_names_tier().number_variant_candidates(queries.texts[r], pool)
-                     for r, pool in zip(rows, pools)]
-            sub = Queries([queries.written[r] for r in rows], [queries.texts[r] for r in rows], [queries.contexts[r] for r in rows])
+            pools = [
+                pool + self.exact_names_tier().number_variant_candidates(queries.texts[r], pool)
+                for r, pool in zip(rows, pools)
+            ]
+            sub = Queries(
+                [queries.written[r] for r in rows],
+                [queries.texts[r] for r in rows],
+                [queries.contexts[r] for r in rows],
+            )
             # The fused score without its dense part, rescaled to [0, 1] (character TF-IDF first).
             parts = [(self.settings.sparse_weight, char.scores(sub, pools))]
             parts += [(w.weight, w.signal.scores(sub, pools)) for w in lexical]
@@ -199,10 +230,20 @@ class Fusion:
             out[row].extend(self.fill_candidates(pool, numpy.asarray(values, dtype=numpy.float32), out[row], top_k))
 
     def exact_names_tier(self) -> ExactTier:
-        return self.exact if self.exact is not None else ExactTier(
-            self.linker.exact_names, self.linker.reference_set, self.settings.exact_kind_priority, self.linker.tie_break_priors)
+        return (
+            self.exact
+            if self.exact is not None
+            else ExactTier(
+                self.linker.exact_names,
+                self.linker.reference_set,
+                self.settings.exact_kind_priority,
+                self.linker.tie_break_priors,
+            )
+        )
 
-    def fill_candidates(self, pool: List[int], scores: numpy.ndarray, exact: List[Candidate], top_k: int) -> List[Candidate]:
+    def fill_candidates(
+        self, pool: List[int], scores: numpy.ndarray, exact: List[Candidate], top_k: int
+    ) -> List[Candidate]:
         """The best entities of a fill pool (by score, then name row) not among `exact`, up to top_k in all."""
         reference = self.linker.reference_set
         rows = numpy.asarray(pool, dtype=numpy.int64)
@@ -217,8 +258,15 @@ class Fusion:
                 found.append(Candidate(kb_id, reference.names[int(rows[j])], round(min(1.0, float(scores[j])), 6)))
         return found
 
-    def collapse(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], top_k: int,
-                 context: Optional[OrganismContext] = None, mention: str = "") -> List[Candidate]:
+    def collapse(
+        self,
+        pool: List[int],
+        scores: numpy.ndarray,
+        exact: Dict[int, int],
+        top_k: int,
+        context: Optional[OrganismContext] = None,
+        mention: str = "",
+    ) -> List[Candidate]:
         """Names → entities. Each entity keeps its best name by the rank keys (`rank_keys.RANK_KEYS`: exact tier,
         assigned organism among exact matches, organisms naming its gene so, kind class, the mention a word of a
         longer name, kind priority of an exact match, prior, score + organism bonus), the earliest in the pool on
@@ -233,8 +281,19 @@ class Fusion:
             rows, scores = rows[keep], scores[keep]
             pool = rows.tolist()
         entities = reference.name_entity[rows].astype(numpy.int64)
-        names_ranked = PoolNames(rows, scores, entities, pool, exact, context, mention, exact_tier=self.exact,
-                                 organism=self.organism, reference=reference, stand_ins=stand_ins)
+        names_ranked = PoolNames(
+            rows,
+            scores,
+            entities,
+            pool,
+            exact,
+            context,
+            mention,
+            exact_tier=self.exact,
+            organism=self.organism,
+            reference=reference,
+            stand_ins=stand_ins,
+        )
         keys = tuple(rank_order(names_ranked, self.rank_keys))  # the last decides first
         tiers, counterparts = names_ranked.exact_keys().tiers, names_ranked.over_exact().counterparts
         by_name = numpy.lexsort((numpy.arange(len(rows)),) + keys)

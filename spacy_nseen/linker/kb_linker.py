@@ -8,6 +8,7 @@ of distinct entities; `verdicts` and `link_probabilities` are the fusion's decis
 decision, `signals.nil`).
 `mode="dense"` is the dense signal alone: pure embedding nearest neighbours, as in the paper.
 """
+
 import copy
 from collections import OrderedDict
 from pathlib import Path
@@ -42,8 +43,20 @@ MAX_CACHED_LENGTH = 256
 # (See `exact_ranking` for the other tables and the `exact_kind_priority` / `exact_tie_break` settings.)
 KIND_PRIORITY = {k: v for k, v in KIND_PRIORITIES["default"].items() if k != "*"}
 # The attributes the ranking (`Fusion`) is made from: replacing one makes it again.
-RANKED_BY = frozenset({"settings", "encoder", "encode", "reference_set", "index", "tfidf", "tokens", "exact_names", "nil_model",
-                       "entity_prior"})
+RANKED_BY = frozenset(
+    {
+        "settings",
+        "encoder",
+        "encode",
+        "reference_set",
+        "index",
+        "tfidf",
+        "tokens",
+        "exact_names",
+        "nil_model",
+        "entity_prior",
+    }
+)
 
 
 class KnowledgeBaseLinker:
@@ -113,10 +126,25 @@ class KnowledgeBaseLinker:
         """
         if build_precision is not None and build_precision not in PRECISIONS:
             raise ValueError(f"build_precision must be one of {PRECISIONS} or None, got {build_precision!r}")
-        parts = build_parts(encoder, reference_set.names, n_trees=n_trees, search_k=search_k, seed=seed,
-                            with_sparse=with_tfidf, precision=build_precision)
-        linker = cls(name, encoder, reference_set, parts.index, parts.tfidf, settings, exact_names=parts.exact_names,
-                     tokens=parts.tokens)
+        parts = build_parts(
+            encoder,
+            reference_set.names,
+            n_trees=n_trees,
+            search_k=search_k,
+            seed=seed,
+            with_sparse=with_tfidf,
+            precision=build_precision,
+        )
+        linker = cls(
+            name,
+            encoder,
+            reference_set,
+            parts.index,
+            parts.tfidf,
+            settings,
+            exact_names=parts.exact_names,
+            tokens=parts.tokens,
+        )
         linker.build_seconds = parts.seconds
         return linker
 
@@ -199,15 +227,23 @@ class KnowledgeBaseLinker:
         return self.settings.link_tag_names or not is_tag_name(mention)
 
     def link_probabilities(
-        self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]], organisms: Optional[Sequence[Optional[OrganismContext]]] = None
+        self,
+        mentions: Sequence[str],
+        results: Sequence[Sequence[Candidate]],
+        organisms: Optional[Sequence[Optional[OrganismContext]]] = None,
     ) -> Optional[numpy.ndarray]:
         """RETURNS (Optional[numpy.ndarray]): per mention, the NIL model's probability that its best candidate
         is right (None when the linker has no NIL model or `nil_decision` is off; 0 for a mention without
         candidates). The fusion's decision stage (`Fusion.probabilities`)."""
         return self.fusion().probabilities(mentions, results, organisms)
 
-    def verdicts(self, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
-                 organisms: Optional[Sequence[Optional[OrganismContext]]], threshold: float) -> List[Verdict]:
+    def verdicts(
+        self,
+        mentions: Sequence[str],
+        results: Sequence[Sequence[Candidate]],
+        organisms: Optional[Sequence[Optional[OrganismContext]]],
+        threshold: float,
+    ) -> List[Verdict]:
         """RETURNS (List[Verdict]): per mention, the decision on its ranked candidates (`Fusion.verdicts`)."""
         return self.fusion().verdicts(mentions, results, organisms, threshold)
 
@@ -295,12 +331,12 @@ def load_linker(
     require_prior (bool): fail when the settings ask for `exact_tie_break="prior"` and no prior is saved.
     with_nil_model (bool): load `nil_model.json` (False: link without it, e.g. to train a new one).
     """
-    parts = read_linker_parts(directory, encoder=encoder, settings=settings, search_k=search_k,
-                              with_nil_model=with_nil_model)
+    parts = read_linker_parts(
+        directory, encoder=encoder, settings=settings, search_k=search_k, with_nil_model=with_nil_model
+    )
     extras = {key: parts.pop(key) for key in ("nil_model", "xrefs", "entity_prior")}
     linker = KnowledgeBaseLinker(**parts)
     linker.nil_model, linker.xrefs, linker.entity_prior = extras["nil_model"], extras["xrefs"], extras["entity_prior"]
     if require_prior:
         check_prior(linker, Path(directory) / ENTITY_PRIOR_FILE)
     return linker
-

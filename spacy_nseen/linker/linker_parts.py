@@ -3,6 +3,7 @@
 `fusion`, the signals and `storage` are written against this protocol, not against `KnowledgeBaseLinker`, so
 that the linker module imports them and none of them imports it back.
 """
+
 from typing import Dict, Mapping, Optional, Protocol, Sequence
 
 import numpy

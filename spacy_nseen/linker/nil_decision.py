@@ -9,6 +9,7 @@ and the organism evidence. It is trained on examples made from the reference set
 then recalibrated with two numbers (Platt scaling) on tuning documents, so that its output is a probability.
 Saved as JSON (`nil_model.json` in the linker directory): no pickle.
 """
+
 import json
 import math
 from dataclasses import dataclass, field
@@ -140,8 +141,15 @@ class NilModel:
         return _logistic(z)
 
     def to_disk(self, path: Union[str, Path]) -> None:
-        data = {"version": NIL_MODEL_VERSION, "features": list(FEATURES), "weights": self.weights,
-                "platt_a": self.platt_a, "platt_b": self.platt_b, "threshold": self.threshold, "info": self.info}
+        data = {
+            "version": NIL_MODEL_VERSION,
+            "features": list(FEATURES),
+            "weights": self.weights,
+            "platt_a": self.platt_a,
+            "platt_b": self.platt_b,
+            "threshold": self.threshold,
+            "info": self.info,
+        }
         Path(path).write_text(json.dumps(data, indent=2), encoding="utf8")
 
     @classmethod
@@ -157,11 +165,20 @@ class NilModel:
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
             raise ArtifactError(path, f"not a valid NIL model ({type(err).__name__}: {err})", REFIT) from None
         if version != NIL_MODEL_VERSION or list(features) != list(FEATURES):
-            raise ArtifactError(path, f"NIL model version {version} with features {features}; this spacy_nseen reads "
-                                      f"version {NIL_MODEL_VERSION} with {list(FEATURES)}", REFIT)
+            raise ArtifactError(
+                path,
+                f"NIL model version {version} with features {features}; this spacy_nseen reads "
+                f"version {NIL_MODEL_VERSION} with {list(FEATURES)}",
+                REFIT,
+            )
         try:
-            return cls([float(w) for w in data["weights"]], float(data["platt_a"]), float(data["platt_b"]),
-                       float(data["threshold"]), dict(data.get("info", {})))
+            return cls(
+                [float(w) for w in data["weights"]],
+                float(data["platt_a"]),
+                float(data["platt_b"]),
+                float(data["threshold"]),
+                dict(data.get("info", {})),
+            )
         except (ValueError, KeyError, TypeError) as err:
             raise ArtifactError(path, f"not a valid NIL model ({type(err).__name__}: {err})", REFIT) from None
 

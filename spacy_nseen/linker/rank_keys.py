@@ -7,6 +7,7 @@ the entity prior, and last the fused score plus the organism bonus. A key gives 
 first. What several keys read (the exact tier's keys, the organism match, the over-exact tiers) is read once per
 pool (`PoolNames`). A new ordering evidence is a new `RankKey` in the list, not a new code path.
 """
+
 from typing import Dict, List, Optional, Protocol, Sequence
 
 import numpy
@@ -28,10 +29,21 @@ class PoolNames:
     mention (str): the mention as written (read by the name-words key).
     """
 
-    def __init__(self, rows: numpy.ndarray, scores: numpy.ndarray, entities: numpy.ndarray, pool: List[int],
-                 exact: Dict[int, int], context: Optional[OrganismContext], mention: str, *,
-                 exact_tier: Optional[ExactTier], organism: OrganismSignal, reference: ReferenceSet,
-                 stand_ins: Dict[int, int]) -> None:
+    def __init__(
+        self,
+        rows: numpy.ndarray,
+        scores: numpy.ndarray,
+        entities: numpy.ndarray,
+        pool: List[int],
+        exact: Dict[int, int],
+        context: Optional[OrganismContext],
+        mention: str,
+        *,
+        exact_tier: Optional[ExactTier],
+        organism: OrganismSignal,
+        reference: ReferenceSet,
+        stand_ins: Dict[int, int],
+    ) -> None:
         self.rows, self.scores, self.entities, self.pool = rows, scores, entities, pool
         self.exact, self.context, self.mention = exact, context, mention
         self.exact_tier, self.organism, self.reference, self.stand_ins = exact_tier, organism, reference, stand_ins
@@ -63,8 +75,11 @@ class PoolNames:
         if self._over_exact is None:
             names, rows, mention = self.reference.names, self.rows, self.mention
             self._over_exact = self.organism.over_exact(
-                self.exact_keys().tiers, self.scores, self.organism_match()[1],
-                lambda at: member_suffixed(mention, strings_at(names, rows[at].tolist())))
+                self.exact_keys().tiers,
+                self.scores,
+                self.organism_match()[1],
+                lambda at: member_suffixed(mention, strings_at(names, rows[at].tolist())),
+            )
         return self._over_exact
 
 
@@ -132,8 +147,16 @@ class ScoreKey:
 
 
 # Most significant first.
-RANK_KEYS: Sequence[RankKey] = (ExactTierKey(), AssignedOrganismKey(), NamingOrganismsKey(), KindClassKey(),
-                                NameWordsKey(), KindPriorityKey(), EntityPriorKey(), ScoreKey())
+RANK_KEYS: Sequence[RankKey] = (
+    ExactTierKey(),
+    AssignedOrganismKey(),
+    NamingOrganismsKey(),
+    KindClassKey(),
+    NameWordsKey(),
+    KindPriorityKey(),
+    EntityPriorKey(),
+    ScoreKey(),
+)
 
 
 def rank_order(names: PoolNames, keys: Sequence[RankKey] = RANK_KEYS) -> List[numpy.ndarray]:

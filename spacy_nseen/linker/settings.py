@@ -8,6 +8,7 @@ settings are `Literal` types, so spaCy's config validation names a bad value; ra
 
 Adding a signal adds its weight here (and its options): nothing else of the settings changes.
 """
+
 from dataclasses import asdict, dataclass, field, fields, make_dataclass, replace
 from typing import Any, Dict, Literal, Mapping, Optional, Tuple, Union
 
@@ -111,10 +112,17 @@ class LinkerSettings:
         check(0.0 <= self.fuzzy_weight <= 1.0 - self.sparse_weight, "fuzzy_weight", "in [0, 1 - sparse_weight]")
         check(self.cache_size >= 0, "cache_size", ">= 0")
         check(self.search_threads >= 1, "search_threads", "at least 1")
-        check(0.0 <= self.token_weight <= 1.0 - self.sparse_weight - self.fuzzy_weight, "token_weight",
-              "in [0, 1 - sparse_weight - fuzzy_weight]")
+        check(
+            0.0 <= self.token_weight <= 1.0 - self.sparse_weight - self.fuzzy_weight,
+            "token_weight",
+            "in [0, 1 - sparse_weight - fuzzy_weight]",
+        )
         check(0.0 <= self.sparse_max_df <= 1.0, "sparse_max_df", "in [0, 1]")
-        check(self.exact_kind_priority in KIND_PRIORITY_TABLES, "exact_kind_priority", f"one of {sorted(KIND_PRIORITY_TABLES)}")
+        check(
+            self.exact_kind_priority in KIND_PRIORITY_TABLES,
+            "exact_kind_priority",
+            f"one of {sorted(KIND_PRIORITY_TABLES)}",
+        )
         check(self.exact_tie_break in TIE_BREAKS, "exact_tie_break", f"one of {TIE_BREAKS}")
         check(self.query_form in QUERY_FORMS, "query_form", f"one of {QUERY_FORMS}")
         check(0.0 <= self.organism_weight <= 1.0, "organism_weight", "in [0, 1]")
@@ -171,7 +179,9 @@ def signal_weight_order(setting: str) -> int:
     order = ["token_weight", "sparse_weight", "fuzzy_weight"]
     order += [w for w in weights if w not in order]
     if setting not in order:
-        raise ValueError(f"a scoring signal's weight_setting must be a LinkerSettings '*_weight' field, got {setting!r}")
+        raise ValueError(
+            f"a scoring signal's weight_setting must be a LinkerSettings '*_weight' field, got {setting!r}"
+        )
     return order.index(setting)
 
 

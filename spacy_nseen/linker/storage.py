@@ -15,6 +15,7 @@ truth: `load_linker(settings=...)` is given them, and the saved ones are not rea
 loading neither parses `reference.tsv.gz` nor normalises every name. A directory without it (written
 before it existed) loads the slow way, with a warning; `names.ann` and `tfidf.npz` are memory-mapped.
 """
+
 import json
 import warnings
 from pathlib import Path
@@ -114,7 +115,9 @@ def read_linker_meta(directory: Union[str, Path]) -> Dict[str, Any]:
     except (ValueError, KeyError, TypeError) as err:
         raise ArtifactError(path, f"not valid linker metadata ({err})", RESAVE) from None
     if version != ARTIFACT_FORMAT_VERSION:
-        raise ArtifactError(path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RESAVE)
+        raise ArtifactError(
+            path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RESAVE
+        )
     return meta
 
 
@@ -149,21 +152,37 @@ def read_linker_parts(
         raise ArtifactError(
             directory / REFERENCE_FILE, f"has {len(reference)} names, {META_FILE} says {meta['n_names']}", RESAVE
         )
-    index = AnnoyNameIndex.load(directory / INDEX_FILE, dim=encoder.get_dim("nO"), n_items=len(reference), search_k=search_k)
+    index = AnnoyNameIndex.load(
+        directory / INDEX_FILE, dim=encoder.get_dim("nO"), n_items=len(reference), search_k=search_k
+    )
     tfidf = None
     if meta.get("has_tfidf"):
         tfidf = CharNgramTfidf.from_disk(directory / TFIDF_FILE, mmap=True)
         if tfidf.n_names != len(reference):
-            raise ArtifactError(directory / TFIDF_FILE, f"has {tfidf.n_names} rows, the reference set {len(reference)}", RESAVE)
+            raise ArtifactError(
+                directory / TFIDF_FILE, f"has {tfidf.n_names} rows, the reference set {len(reference)}", RESAVE
+            )
     settings = settings or LinkerSettings.from_dict(meta.get("settings", {}))
     tokens = None
     if meta.get("has_tokens"):
         tokens = NameTokenIndex.from_disk(directory / TOKENS_FILE)
         if tokens.n_names != len(reference):
-            raise ArtifactError(directory / TOKENS_FILE, f"has {tokens.n_names} rows, the reference set {len(reference)}", RESAVE)
-    parts: Dict[str, Any] = {"name": str(meta["name"]), "encoder": encoder, "reference_set": reference, "index": index,
-                             "tfidf": tfidf, "settings": settings, "exact_names": exact_names, "tokens": tokens,
-                             "nil_model": None, "xrefs": {}, "entity_prior": None}
+            raise ArtifactError(
+                directory / TOKENS_FILE, f"has {tokens.n_names} rows, the reference set {len(reference)}", RESAVE
+            )
+    parts: Dict[str, Any] = {
+        "name": str(meta["name"]),
+        "encoder": encoder,
+        "reference_set": reference,
+        "index": index,
+        "tfidf": tfidf,
+        "settings": settings,
+        "exact_names": exact_names,
+        "tokens": tokens,
+        "nil_model": None,
+        "xrefs": {},
+        "entity_prior": None,
+    }
     if with_nil_model and (directory / NIL_MODEL_FILE).exists():
         parts["nil_model"] = NilModel.from_disk(directory / NIL_MODEL_FILE)
     parts["xrefs"] = _read_xrefs(directory)
@@ -178,8 +197,11 @@ def _read_xrefs(directory: Path) -> Mapping[str, Dict[str, str]]:
     if (directory / XREF_TABLE_FILE).exists():
         return load_xref_table(directory / XREF_TABLE_FILE)
     if (directory / XREFS_FILE).exists():
-        warnings.warn(f"{directory} has {XREFS_FILE} but no {XREF_TABLE_FILE}: loading is slow (the TSV is parsed). "
-                      f"Save the linker again to write it.", stacklevel=4)
+        warnings.warn(
+            f"{directory} has {XREFS_FILE} but no {XREF_TABLE_FILE}: loading is slow (the TSV is parsed). "
+            f"Save the linker again to write it.",
+            stacklevel=4,
+        )
         return read_xrefs(directory / XREFS_FILE)
     return {}
 
@@ -203,17 +225,23 @@ def load_entity_prior(path: Union[str, Path], n_entities: int) -> numpy.ndarray:
 def check_prior(linker: LinkerParts, path: Union[str, Path]) -> None:
     """Fail at load, not at the first link, when `exact_tie_break="prior"` has no prior to read."""
     if linker.settings.exact_tie_break == "prior" and linker.entity_prior is None:
-        raise ArtifactError(path, f"exact_tie_break='prior' for '{linker.name}' needs the entity prior, and the linker has "
-                                  "none", "Give it at initialize (entity_priors = {\"KB\": \"FILE.tsv:COLUMN\"}) or set "
-                                  "KnowledgeBaseLinker.entity_prior, then save the linker again; or choose another exact_tie_break.")
+        raise ArtifactError(
+            path,
+            f"exact_tie_break='prior' for '{linker.name}' needs the entity prior, and the linker has none",
+            'Give it at initialize (entity_priors = {"KB": "FILE.tsv:COLUMN"}) or set '
+            "KnowledgeBaseLinker.entity_prior, then save the linker again; or choose another exact_tie_break.",
+        )
 
 
 def _read_lookup(directory: Path, n_names: int) -> Tuple[Optional[ReferenceSet], Optional[ExactNameIndex]]:
     """Read `lookup.npz`; (None, None) if the directory has none (an older layout, loaded the slow way)."""
     path = directory / LOOKUP_FILE
     if not path.exists():
-        warnings.warn(f"{directory} has no {LOOKUP_FILE}: loading is slow (the reference TSV is parsed and every "
-                      f"name normalised). Save the linker again to write it.", stacklevel=3)
+        warnings.warn(
+            f"{directory} has no {LOOKUP_FILE}: loading is slow (the reference TSV is parsed and every "
+            f"name normalised). Save the linker again to write it.",
+            stacklevel=3,
+        )
         return None, None
     try:
         arrays = load_npz(path, mmap=True)
@@ -225,12 +253,19 @@ def _read_lookup(directory: Path, n_names: int) -> Tuple[Optional[ReferenceSet],
         raise ArtifactError(path, f"look-up format {version}, this spacy_nseen reads {LOOKUP_VERSION}", RESAVE)
     reference_path = directory / REFERENCE_FILE
     if reference_path.exists() and reference_path.stat().st_size != reference_size:
-        warnings.warn(f"{path} was written with another {REFERENCE_FILE} (its size differs): ignored, the reference "
-                      f"TSV is read instead. Save the linker again to load it faster.", stacklevel=3)
+        warnings.warn(
+            f"{path} was written with another {REFERENCE_FILE} (its size differs): ignored, the reference "
+            f"TSV is read instead. Save the linker again to load it faster.",
+            stacklevel=3,
+        )
         return None, None
     try:
-        reference = ReferenceSet.from_arrays({k[len("reference_"):]: v for k, v in arrays.items() if k.startswith("reference_")})
-        exact_names = ExactNameIndex.from_arrays(reference.names, {k[len("exact_"):]: v for k, v in arrays.items() if k.startswith("exact_")})
+        reference = ReferenceSet.from_arrays(
+            {k[len("reference_") :]: v for k, v in arrays.items() if k.startswith("reference_")}
+        )
+        exact_names = ExactNameIndex.from_arrays(
+            reference.names, {k[len("exact_") :]: v for k, v in arrays.items() if k.startswith("exact_")}
+        )
     except (KeyError, ValueError, UnicodeDecodeError) as err:
         raise ArtifactError(path, f"is not a valid look-up file ({type(err).__name__}: {err})", RESAVE) from None
     if len(reference) != n_names or len(exact_names.strict[0]) != n_names:

@@ -1,4 +1,5 @@
 """kb_id → taxon of a multi-organism reference set, as the NIL features read it."""
+
 from typing import Optional
 
 from ..reference.reference_set import ReferenceSet

@@ -1,4 +1,5 @@
 """Helpers of the NER in the packaged pipeline (the statistical NER itself is spaCy's `ner`)."""
+
 from .gazetteer import Gazetteer
 from .glued_names import GluedNames
 from .name_features import NameFeatures

@@ -16,6 +16,7 @@ Saved as `gazetteer.json` (settings, number of names), `names.txt` (one tokenize
 and `hashes.npz` (the sorted hashes; pickle-free): a missing, truncated or foreign file raises an `ArtifactError`
 that names it.
 """
+
 import gzip
 import json
 import re
@@ -102,8 +103,16 @@ class Gazetteer(Pipe):
         lean on the lists for dashed names (`results/ner/experiments/README.md`).
     """
 
-    def __init__(self, nlp: Language, name: str = "nseen_gazetteer", *, label: str, max_tokens: int,
-                 lowercase: bool = False, caption_dashes: bool = False) -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "nseen_gazetteer",
+        *,
+        label: str,
+        max_tokens: int,
+        lowercase: bool = False,
+        caption_dashes: bool = False,
+    ) -> None:
         if not label:
             raise ValueError("nseen_gazetteer needs a label")
         if max_tokens < 1:
@@ -193,8 +202,9 @@ class Gazetteer(Pipe):
         self._hashes = hashes
         self._lengths = sorted(set(lengths), reverse=True)  # the names' numbers of tokens, longest first
 
-    def matches(self, doc: Doc, taken: Optional[Set[int]] = None, *,
-                rolled: Optional[RolledHashes] = None) -> Iterator[Tuple[int, int]]:
+    def matches(
+        self, doc: Doc, taken: Optional[Set[int]] = None, *, rolled: Optional[RolledHashes] = None
+    ) -> Iterator[Tuple[int, int]]:
         """The (start, end) token spans of listed names, left to right, the longest at each start, none
         overlapping each other or a token in `taken`. `rolled`: the doc's rolled hashes, shared by gazetteers
         that match the same doc (filled as needed; see `doc_hashes`)."""
@@ -229,35 +239,54 @@ class Gazetteer(Pipe):
             doc.ents = sorted(list(doc.ents) + added, key=lambda span: span.start)
         return doc
 
-    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
-                   names_path: Optional[str] = None) -> None:
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        names_path: Optional[str] = None,
+    ) -> None:
         """Read the names (one per line; `.gz` allowed). Without a file the gazetteer stays empty (a no-op)."""
         self.clear()
         if names_path is None:
-            msg.warn(f"{self.name}: no names file given (initialize.components.{self.name}.names_path): it adds nothing")
+            msg.warn(
+                f"{self.name}: no names file given (initialize.components.{self.name}.names_path): it adds nothing"
+            )
             return
         path = Path(names_path)
         if not path.is_file():
-            raise FileProblemError(path, "the gazetteer's names file does not exist",
-                                   "Build it first (spacy project run chemical-gazetteer) or set names_path to null")
+            raise FileProblemError(
+                path,
+                "the gazetteer's names file does not exist",
+                "Build it first (spacy project run chemical-gazetteer) or set names_path to null",
+            )
         opener = gzip.open if path.suffix == ".gz" else open
         with opener(path, "rt", encoding="utf8") as file_:
             self.add_names(line.rstrip("\n") for line in file_ if line.strip())
 
     # serialization: text, JSON and a pickle-free npz, checked on load
     def _settings(self) -> Dict[str, Union[int, str, bool, List[int]]]:
-        return {"format_version": FORMAT_VERSION, "label": self.label, "max_tokens": self.max_tokens,
-                "n_names": len(self), "lengths": self._lengths, "lowercase": self.lowercase,
-                "caption_dashes": self.caption_dashes}
+        return {
+            "format_version": FORMAT_VERSION,
+            "label": self.label,
+            "max_tokens": self.max_tokens,
+            "n_names": len(self),
+            "lengths": self._lengths,
+            "lowercase": self.lowercase,
+            "caption_dashes": self.caption_dashes,
+        }
 
     def _restore(self, settings: Dict, text: str, hashes: numpy.ndarray, where: Union[str, Path]) -> None:
         fix = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
         if settings.get("format_version") != FORMAT_VERSION:
-            raise ArtifactError(where, f"format_version {settings.get('format_version')!r}, expected {FORMAT_VERSION}", fix)
+            raise ArtifactError(
+                where, f"format_version {settings.get('format_version')!r}, expected {FORMAT_VERSION}", fix
+            )
         n_names, n_lines = settings.get("n_names"), text.count("\n")
         if n_lines != n_names or len(hashes) != n_names or (text and not text.endswith("\n")):
-            raise ArtifactError(where, f"{n_lines} names and {len(hashes)} hashes, but {SETTINGS_FILE} says "
-                                f"{n_names} (truncated?)", fix)
+            raise ArtifactError(
+                where, f"{n_lines} names and {len(hashes)} hashes, but {SETTINGS_FILE} says {n_names} (truncated?)", fix
+            )
         if hashes.dtype != numpy.uint64 or (len(hashes) > 1 and not bool(numpy.all(hashes[1:] > hashes[:-1]))):
             raise ArtifactError(where, "the hashes are not sorted distinct uint64 values", fix)
         self.label, self.max_tokens = str(settings["label"]), int(settings["max_tokens"])
@@ -282,11 +311,15 @@ class Gazetteer(Pipe):
         try:
             settings = json.loads((path / SETTINGS_FILE).read_text(encoding="utf8"))
         except ValueError as e:
-            raise ArtifactError(path / SETTINGS_FILE, f"not valid JSON ({e})", "Copy the pipeline again, or rebuild it") from e
+            raise ArtifactError(
+                path / SETTINGS_FILE, f"not valid JSON ({e})", "Copy the pipeline again, or rebuild it"
+            ) from e
         try:
             hashes = load_npz(path / HASHES_FILE, mmap=False)["hashes"]
         except (OSError, ValueError, KeyError) as e:
-            raise ArtifactError(path / HASHES_FILE, f"unreadable ({e})", "Copy the pipeline again, or rebuild it") from e
+            raise ArtifactError(
+                path / HASHES_FILE, f"unreadable ({e})", "Copy the pipeline again, or rebuild it"
+            ) from e
         self._restore(settings, (path / NAMES_FILE).read_text(encoding="utf8"), hashes, path)
         return self
 
@@ -311,7 +344,8 @@ class Gazetteer(Pipe):
     assigns=["doc.ents"],
     requires=["doc.ents"],
 )
-def make_gazetteer(nlp: Language, name: str, label: str, max_tokens: int, lowercase: bool,
-                   caption_dashes: bool) -> Gazetteer:
+def make_gazetteer(
+    nlp: Language, name: str, label: str, max_tokens: int, lowercase: bool, caption_dashes: bool
+) -> Gazetteer:
     """A gazetteer after the NER (see `Gazetteer`); its names come from `initialize` or a saved pipeline."""
     return Gazetteer(nlp, name, label=label, max_tokens=max_tokens, lowercase=lowercase, caption_dashes=caption_dashes)

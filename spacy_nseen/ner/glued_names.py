@@ -18,6 +18,7 @@ cut: `cut_tokens(doc)`.
 Saved as `glued_names.json` (settings and rules; pickle-free): a missing, truncated or foreign file raises an
 `ArtifactError` that names it.
 """
+
 import json
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
@@ -76,8 +77,15 @@ class GluedNames:
     names_label (str): which of its lists (PROTEIN).
     """
 
-    def __init__(self, nlp: Language, name: str = "nseen_glued_names", *, labels: Iterable[str] = DEFAULT_LABELS,
-                 names_component: str = "name_features", names_label: str = "PROTEIN") -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "nseen_glued_names",
+        *,
+        labels: Iterable[str] = DEFAULT_LABELS,
+        names_component: str = "name_features",
+        names_label: str = "PROTEIN",
+    ) -> None:
         self.nlp = nlp
         self.name = name
         self.labels = frozenset(labels)
@@ -112,7 +120,7 @@ class GluedNames:
         found = []
         for n_prefix in self._prefix_lengths:
             for n_suffix, by_suffix in self._by_prefix.get(text[:n_prefix], {}).items():
-                rule = by_suffix.get(text[len(text) - n_suffix:])
+                rule = by_suffix.get(text[len(text) - n_suffix :])
                 core = None if rule is None else rule.core(text)
                 if rule is not None and core is not None:
                     found.append((rule, core))
@@ -123,11 +131,15 @@ class GluedNames:
         try:
             component = self.nlp.get_pipe(self.names_component)
         except KeyError:
-            raise ValueError(f"{self.name}: the pipeline has no component {self.names_component!r} (names_component): "
-                             f"add nseen_name_features before it, or set names_component") from None
+            raise ValueError(
+                f"{self.name}: the pipeline has no component {self.names_component!r} (names_component): "
+                f"add nseen_name_features before it, or set names_component"
+            ) from None
         if not isinstance(component, NameFeatures) or self.names_label not in component.labels:
-            raise ValueError(f"{self.name}: {self.names_component!r} is not an nseen_name_features component with a "
-                             f"{self.names_label!r} list")
+            raise ValueError(
+                f"{self.name}: {self.names_component!r} is not an nseen_name_features component with a "
+                f"{self.names_label!r} list"
+            )
         return component
 
     def _names(self) -> Gazetteer:
@@ -148,7 +160,7 @@ class GluedNames:
         best: Optional[Tuple[Tuple[float, int, int], Tuple[int, int]]] = None
         for rule, core in fits:
             rank = (rule.precision, rule.right, core[1] - core[0])
-            if (best is None or rank > best[0]) and names.lists(text[core[0]:core[1]], tokenize):
+            if (best is None or rank > best[0]) and names.lists(text[core[0] : core[1]], tokenize):
                 best = (rank, core)
         return None if best is None else best[1]
 
@@ -191,34 +203,51 @@ class GluedNames:
         for doc in stream:
             yield self(doc)
 
-    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
-                   rules_path: Optional[str] = None) -> None:
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        rules_path: Optional[str] = None,
+    ) -> None:
         """Read the rules (`training.ner.glued_name_rules`). Without a file the component trims nothing."""
         self.rules = []
         if rules_path is None:
             return
         path = Path(rules_path)
         if not path.is_file():
-            raise FileProblemError(path, "the glued-name rules file does not exist",
-                                   "Build it first (spacy project run name-lists) or set rules_path to null")
+            raise FileProblemError(
+                path,
+                "the glued-name rules file does not exist",
+                "Build it first (spacy project run name-lists) or set rules_path to null",
+            )
         try:
             data = json.loads(path.read_text(encoding="utf8"))
         except ValueError as e:
-            raise FileProblemError(path, f"not valid JSON ({e})", "Build it again with training.ner.glued_name_rules") from e
+            raise FileProblemError(
+                path, f"not valid JSON ({e})", "Build it again with training.ner.glued_name_rules"
+            ) from e
         self.rules = self._read_rules(data.get("rules"), path)
         self._features()  # fail now, not at the first doc, when the name list is missing
 
     # serialization: one JSON file of settings and rules, checked on load
     def _settings(self) -> Dict[str, Any]:
-        return {"format_version": FORMAT_VERSION, "labels": sorted(self.labels), "names_component": self.names_component,
-                "names_label": self.names_label, "n_rules": len(self.rules), "rules": [r.to_dict() for r in self.rules]}
+        return {
+            "format_version": FORMAT_VERSION,
+            "labels": sorted(self.labels),
+            "names_component": self.names_component,
+            "names_label": self.names_label,
+            "n_rules": len(self.rules),
+            "rules": [r.to_dict() for r in self.rules],
+        }
 
     def _read_rules(self, rules: Any, where: Union[str, Path]) -> List[AffixRule]:
         if not isinstance(rules, list):
             raise ArtifactError(where, "no list of rules", _FIX)
         try:
-            return [AffixRule(str(r["prefix"]), str(r["suffix"]), float(r["precision"]), int(r["right"]))
-                    for r in rules]
+            return [
+                AffixRule(str(r["prefix"]), str(r["suffix"]), float(r["precision"]), int(r["right"])) for r in rules
+            ]
         except (KeyError, TypeError, ValueError) as e:
             raise ArtifactError(where, f"a rule is malformed ({e})", _FIX) from e
 
@@ -268,8 +297,6 @@ class GluedNames:
     assigns=["doc.ents"],
     requires=["doc.ents"],
 )
-def make_glued_names(nlp: Language, name: str, labels: List[str], names_component: str,
-                     names_label: str) -> GluedNames:
+def make_glued_names(nlp: Language, name: str, labels: List[str], names_component: str, names_label: str) -> GluedNames:
     """Create the `nseen_glued_names` component (see the module doc); its rules come from `initialize`."""
     return GluedNames(nlp, name, labels=labels, names_component=names_component, names_label=names_label)
-

@@ -7,6 +7,7 @@ component writes before the tok2vec runs. A doc that component has not seen (the
 `initialize` to infer shapes) gets code 0 (O) in every column; a doc with another number of columns than
 `name_labels` is an error that says so.
 """
+
 from typing import Callable, List, Tuple, Union, cast
 
 import numpy
@@ -23,8 +24,9 @@ def name_feature_extractor(columns: List[Union[str, int]], name_labels: int) -> 
     return Model("extract_name_features", _extract_forward, attrs={"columns": columns, "name_labels": name_labels})
 
 
-def _extract_forward(model: Model[List[Doc], List[Ints2d]], docs: List[Doc], is_train: bool
-                     ) -> Tuple[List[Ints2d], Callable]:
+def _extract_forward(
+    model: Model[List[Doc], List[Ints2d]], docs: List[Doc], is_train: bool
+) -> Tuple[List[Ints2d], Callable]:
     columns, name_labels = model.attrs["columns"], model.attrs["name_labels"]
     features: List[Ints2d] = []
     for doc in docs:
@@ -34,17 +36,20 @@ def _extract_forward(model: Model[List[Doc], List[Ints2d]], docs: List[Doc], is_
             codes = numpy.zeros((len(doc), name_labels), dtype=numpy.uint64)
         codes = numpy.asarray(codes, dtype=numpy.uint64)
         if codes.shape != (len(doc), name_labels):
-            raise ValueError(f"doc._.{EXTENSION} has shape {codes.shape}, but the tok2vec embeds {name_labels} name "
-                             f"labels for {len(doc)} tokens: the nseen_name_features component's labels and the "
-                             "embedding's name_labels must agree")
+            raise ValueError(
+                f"doc._.{EXTENSION} has shape {codes.shape}, but the tok2vec embeds {name_labels} name "
+                f"labels for {len(doc)} tokens: the nseen_name_features component's labels and the "
+                "embedding's name_labels must agree"
+            )
         # two (len(doc), n) uint64 arrays side by side: a 2-d integer array
         features.append(model.ops.asarray2i(cast(Ints2d, numpy.hstack([attrs, codes])), dtype="uint64"))
     return features, lambda d_features: []
 
 
 @registry.architectures("spacy_nseen.NameFeatureHashEmbed.v1")
-def name_feature_hash_embed(width: int, attrs: List[Union[str, int]], rows: List[int], name_labels: int,
-                            feature_rows: int, feature_width: int) -> Model[List[Doc], List[Floats2d]]:
+def name_feature_hash_embed(
+    width: int, attrs: List[Union[str, int]], rows: List[int], name_labels: int, feature_rows: int, feature_width: int
+) -> Model[List[Doc], List[Floats2d]]:
     """Hash embeddings of `attrs` (`rows` each, `width` wide) and of each name-feature column (`feature_rows`,
     `feature_width` wide), mixed to `width`.
 
@@ -58,11 +63,17 @@ def name_feature_hash_embed(width: int, attrs: List[Union[str, int]], rows: List
     if len(rows) != len(attrs):
         raise ValueError(f"Mismatched lengths: {len(rows)} rows for {len(attrs)} attrs")
     if min(name_labels, feature_rows, feature_width) < 1:
-        raise ValueError(f"name_labels, feature_rows and feature_width must be at least 1, got "
-                         f"{name_labels}, {feature_rows}, {feature_width}")
-    embeddings: List[Model[Ints2d, Floats2d]] = [HashEmbed(width, n_rows, column=i, seed=8 + i, dropout=0.0) for i, n_rows in enumerate(rows)]
-    embeddings += [HashEmbed(feature_width, feature_rows, column=len(rows) + i, seed=8 + len(rows) + i, dropout=0.0)
-                   for i in range(name_labels)]
+        raise ValueError(
+            f"name_labels, feature_rows and feature_width must be at least 1, got "
+            f"{name_labels}, {feature_rows}, {feature_width}"
+        )
+    embeddings: List[Model[Ints2d, Floats2d]] = [
+        HashEmbed(width, n_rows, column=i, seed=8 + i, dropout=0.0) for i, n_rows in enumerate(rows)
+    ]
+    embeddings += [
+        HashEmbed(feature_width, feature_rows, column=len(rows) + i, seed=8 + len(rows) + i, dropout=0.0)
+        for i in range(name_labels)
+    ]
     concat_width = width * len(rows) + feature_width * name_labels
     return chain(
         name_feature_extractor(list(attrs), name_labels),

@@ -11,6 +11,7 @@ Matching is `Gazetteer.matches` (the tokens' lower-case forms unless `lowercase`
 tokenizer, the longest name at each position, left to right). Saved as one gazetteer folder per label plus
 `name_features.json` (settings); a missing, truncated or foreign file raises an `ArtifactError` that names it.
 """
+
 import json
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
@@ -57,8 +58,15 @@ class NameFeatures(Pipe):
     lowercase (bool): match the tokens' lower-case forms (`Vps30` finds yeast `VPS30`, `Becn1` mouse `Becn1`).
     """
 
-    def __init__(self, nlp: Language, name: str = "nseen_name_features", *, labels: List[str], max_tokens: int,
-                 lowercase: bool = True) -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "nseen_name_features",
+        *,
+        labels: List[str],
+        max_tokens: int,
+        lowercase: bool = True,
+    ) -> None:
         if not labels or len(set(labels)) != len(labels) or not all(labels):
             raise ValueError(f"nseen_name_features needs distinct, non-empty labels, got {labels!r}")
         self.nlp = nlp
@@ -67,7 +75,8 @@ class NameFeatures(Pipe):
         self.max_tokens = max_tokens
         self.gazetteers: Dict[str, Gazetteer] = {
             label: Gazetteer(nlp, f"{name}.{label}", label=label, max_tokens=max_tokens, lowercase=lowercase)
-            for label in self._labels}
+            for label in self._labels
+        }
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -77,25 +86,36 @@ class NameFeatures(Pipe):
     def features(self, doc: Doc) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): uint64 (tokens × labels), each token's place in a name of each label's list."""
         rolled: RolledHashes = {}  # the doc's rolled hashes, computed once for all the labels' gazetteers
-        columns = [position_codes(len(doc), self.gazetteers[label].matches(doc, rolled=rolled)) for label in self.labels]
+        columns = [
+            position_codes(len(doc), self.gazetteers[label].matches(doc, rolled=rolled)) for label in self.labels
+        ]
         return numpy.stack(columns, axis=1) if len(doc) else numpy.zeros((0, len(self.labels)), dtype=numpy.uint64)
 
     def __call__(self, doc: Doc) -> Doc:
         doc._.set(EXTENSION, self.features(doc))
         return doc
 
-    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
-                   names_paths: Optional[Dict[str, Optional[str]]] = None) -> None:
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        names_paths: Optional[Dict[str, Optional[str]]] = None,
+    ) -> None:
         """Read each label's names (one per line; `.gz` allowed). A label without a file gets an empty list (its
         code is always O), with a warning; a label the component does not have is an error."""
         paths = dict(names_paths or {})
         unknown = sorted(set(paths) - set(self.labels))
         if unknown:
-            raise ValueError(f"{self.name}: names_paths has labels {unknown} that are not in labels {list(self.labels)}")
+            raise ValueError(
+                f"{self.name}: names_paths has labels {unknown} that are not in labels {list(self.labels)}"
+            )
         for label in self.labels:
             if paths.get(label) is None:
-                msg.warn(f"{self.name}: no names file for {label} (initialize.components.{self.name}.names_paths."
-                         f"{label}): its feature is always O")
+                msg.warn(
+                    f"{self.name}: no names file for {label} (initialize.components.{self.name}.names_paths."
+                    f"{label}): its feature is always O"
+                )
                 self.gazetteers[label].clear()
                 continue
             self.gazetteers[label].initialize(get_examples, nlp=nlp, names_path=paths[label])
@@ -107,9 +127,13 @@ class NameFeatures(Pipe):
     def _check_settings(self, settings: Dict, where: Union[str, Path]) -> None:
         fix = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
         if settings.get("format_version") != FORMAT_VERSION:
-            raise ArtifactError(where, f"format_version {settings.get('format_version')!r}, expected {FORMAT_VERSION}", fix)
+            raise ArtifactError(
+                where, f"format_version {settings.get('format_version')!r}, expected {FORMAT_VERSION}", fix
+            )
         if settings.get("labels") != list(self.labels):
-            raise ArtifactError(where, f"labels {settings.get('labels')!r}, but the config says {list(self.labels)!r}", fix)
+            raise ArtifactError(
+                where, f"labels {settings.get('labels')!r}, but the config says {list(self.labels)!r}", fix
+            )
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         path = Path(path)

@@ -12,6 +12,7 @@ other entity holds those tokens. A dash after a digit (`Mcm2‐7`, a range) is l
 Measured on the held-out dev articles (`results/ner/experiments/README.md`). It keeps no state: the settings are
 its whole config.
 """
+
 import re
 from typing import Iterable, List, Optional
 
@@ -32,8 +33,9 @@ class NumberedNames:
     labels (Iterable[str]): the labels whose entities are extended.
     """
 
-    def __init__(self, nlp: Language, name: str = "nseen_numbered_names", *,
-                 labels: Iterable[str] = DEFAULT_LABELS) -> None:
+    def __init__(
+        self, nlp: Language, name: str = "nseen_numbered_names", *, labels: Iterable[str] = DEFAULT_LABELS
+    ) -> None:
         self.name = name
         self.labels = frozenset(labels)
         if not self.labels:

@@ -14,6 +14,7 @@ on each gold PROTEIN and GENE entity of the reference docs, and the averaged wei
 `protein_gene.json` (settings) and `weights.npz` (pickle-free); a missing, truncated or foreign file raises an
 `ArtifactError` that names it. Measured: `results/ner/experiments/README.md`.
 """
+
 import json
 import re
 import zlib
@@ -52,15 +53,22 @@ def entity_features(doc: Doc, start: int, end: int, *, with_caption: bool = True
     bag of words (`caption_features`) if `with_caption` is False."""
     text = doc[start:end].text
     case = "upper" if text.isupper() else "title" if text[:1].isupper() else "lower" if text[:1].islower() else "other"
-    out = ["bias", "m=" + text.lower(), "shape=" + word_shape(text), "pre=" + text[:3].lower(),
-           "suf=" + text[-3:].lower(), "case=" + case, f"ntok={min(end - start, 4)}"]
+    out = [
+        "bias",
+        "m=" + text.lower(),
+        "shape=" + word_shape(text),
+        "pre=" + text[:3].lower(),
+        "suf=" + text[-3:].lower(),
+        "case=" + case,
+        f"ntok={min(end - start, 4)}",
+    ]
     for i in range(1, 4):
         out.append(f"L{i}=" + (doc[start - i].lower_ if start - i >= 0 else "<s>"))
         out.append(f"R{i}=" + (doc[end + i - 1].lower_ if end + i - 1 < len(doc) else "</s>"))
-    out.append("L12=" + "|".join(t.lower_ for t in doc[max(0, start - 2):start]))
-    out.append("R12=" + "|".join(t.lower_ for t in doc[end:end + 2]))
-    out.extend("lw=" + t.lower_ for t in doc[max(0, start - 8):start])
-    out.extend("rw=" + t.lower_ for t in doc[end:end + 8])
+    out.append("L12=" + "|".join(t.lower_ for t in doc[max(0, start - 2) : start]))
+    out.append("R12=" + "|".join(t.lower_ for t in doc[end : end + 2]))
+    out.extend("lw=" + t.lower_ for t in doc[max(0, start - 8) : start])
+    out.extend("rw=" + t.lower_ for t in doc[end : end + 8])
     if with_caption:
         out.extend(caption_features(doc))
     return out
@@ -84,8 +92,15 @@ class ProteinGeneLabeler:
     learn_rate (float): step of the stochastic gradient descent in `update`.
     """
 
-    def __init__(self, nlp: Language, name: str = "nseen_protein_gene", *, n_features: int = 1 << 18,
-                 margin: float = 0.2, learn_rate: float = 0.1) -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "nseen_protein_gene",
+        *,
+        n_features: int = 1 << 18,
+        margin: float = 0.2,
+        learn_rate: float = 0.1,
+    ) -> None:
         if n_features < 1:
             raise ValueError(f"{name}: n_features must be at least 1, got {n_features}")
         if not 0.0 <= margin < 0.5:
@@ -164,8 +179,14 @@ class ProteinGeneLabeler:
         """Start from zero weights (training data is read by `update`)."""
         self._reset()
 
-    def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd: Optional[object] = None,
-               losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[object] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
         """One gradient step per gold PROTEIN or GENE entity of the reference docs; adds the log loss to `losses`."""
         losses = {} if losses is None else losses
         loss = 0.0
@@ -212,17 +233,25 @@ class ProteinGeneLabeler:
         except (ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{self.name}: not the bytes of an nseen_protein_gene component ({e}). {_FIX}.") from e
         if not isinstance(settings, dict) or settings.get("format_version") != FORMAT_VERSION:
-            raise ValueError(f"{self.name}: bytes of format {settings.get('format_version') if isinstance(settings, dict) else settings!r}, "
-                             f"expected {FORMAT_VERSION}. {_FIX}.")
+            raise ValueError(
+                f"{self.name}: bytes of format {settings.get('format_version') if isinstance(settings, dict) else settings!r}, "
+                f"expected {FORMAT_VERSION}. {_FIX}."
+            )
         weights = numpy.frombuffer(raw, dtype=numpy.float32)
         if weights.shape != (int(settings.get("n_features", -1)),):
-            raise ValueError(f"{self.name}: {len(weights)} weights, the settings say {settings.get('n_features')}. {_FIX}.")
+            raise ValueError(
+                f"{self.name}: {len(weights)} weights, the settings say {settings.get('n_features')}. {_FIX}."
+            )
         self._restore(settings, weights.copy())
         return self
 
     def _settings(self) -> Dict[str, Union[int, float]]:
-        return {"format_version": FORMAT_VERSION, "n_features": self.n_features, "margin": self.margin,
-                "n_updates": self.n_updates}
+        return {
+            "format_version": FORMAT_VERSION,
+            "n_features": self.n_features,
+            "margin": self.margin,
+            "n_updates": self.n_updates,
+        }
 
     def _restore(self, settings: Dict[str, Union[int, float]], weights: numpy.ndarray) -> None:
         self.n_features, self.margin = int(settings["n_features"]), float(settings["margin"])
@@ -249,8 +278,12 @@ class ProteinGeneLabeler:
             raise ArtifactError(path / WEIGHTS_FILE, f"unreadable ({e})", _FIX) from e
         n_features = int(settings.get("n_features", -1))
         if weights.dtype != numpy.float32 or weights.shape != (n_features,):
-            raise ArtifactError(path / WEIGHTS_FILE, f"{weights.dtype} weights of shape {weights.shape}, but "
-                                f"{SETTINGS_FILE} says {n_features} float32 (truncated or foreign file)", _FIX)
+            raise ArtifactError(
+                path / WEIGHTS_FILE,
+                f"{weights.dtype} weights of shape {weights.shape}, but "
+                f"{SETTINGS_FILE} says {n_features} float32 (truncated or foreign file)",
+                _FIX,
+            )
         self._restore(settings, weights)
         return self
 
@@ -260,6 +293,8 @@ class ProteinGeneLabeler:
     default_config={"n_features": 1 << 18, "margin": 0.2, "learn_rate": 0.1},
     assigns=["doc.ents"],
 )
-def make_protein_gene(nlp: Language, name: str, n_features: int, margin: float, learn_rate: float) -> ProteinGeneLabeler:
+def make_protein_gene(
+    nlp: Language, name: str, n_features: int, margin: float, learn_rate: float
+) -> ProteinGeneLabeler:
     """The `nseen_protein_gene` component (see `ProteinGeneLabeler`)."""
     return ProteinGeneLabeler(nlp, name, n_features=n_features, margin=margin, learn_rate=learn_rate)

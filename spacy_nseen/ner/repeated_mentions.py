@@ -9,6 +9,7 @@ Only the labels in `labels` are repeated: measured on the held-out dev articles,
 raises the F of the spans routed to UniProt on both halves, while repeating CHEMICAL or the other labels costs
 precision (`results/ner/experiments/README.md`). It keeps no state: the settings are its whole config.
 """
+
 from collections import Counter
 from typing import Dict, Iterable, List, Mapping, Tuple
 
@@ -25,8 +26,14 @@ class RepeatedMentions:
     min_chars (int): entities shorter than this (in characters) are not repeated (`A`, `B` of panel letters).
     """
 
-    def __init__(self, nlp: Language, name: str = "nseen_repeated_mentions", *, labels: Iterable[str] = DEFAULT_LABELS,
-                 min_chars: int = 2) -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "nseen_repeated_mentions",
+        *,
+        labels: Iterable[str] = DEFAULT_LABELS,
+        min_chars: int = 2,
+    ) -> None:
         self.name = name
         self.labels = frozenset(labels)
         if not self.labels:
@@ -64,15 +71,15 @@ def untagged_occurrences(doc: Doc, names: Mapping[Tuple[int, ...], str]) -> List
         return []
     taken = [False] * len(doc)
     for ent in doc.ents:
-        taken[ent.start:ent.end] = [True] * len(ent)
+        taken[ent.start : ent.end] = [True] * len(ent)
     orths = [t.orth for t in doc]
     lengths = sorted({len(key) for key in names}, reverse=True)
     found: List[Span] = []
     i = 0
     while i < len(doc):
         for n in lengths:
-            key = tuple(orths[i:i + n])
-            if len(key) == n and key in names and not any(taken[i:i + n]):
+            key = tuple(orths[i : i + n])
+            if len(key) == n and key in names and not any(taken[i : i + n]):
                 found.append(Span(doc, i, i + n, label=names[key]))
                 i += n
                 break

@@ -3,6 +3,7 @@
 Knows nothing of the linker: `OrganismAssigner.assign(doc, spans, organisms=..., article_texts=...)`
 returns a taxon and readable evidence per span and the document's organisms.
 """
+
 from .assign import AssignerSettings, DocumentOrganisms, OrganismAssigner, SpanOrganism
 from .cell_lines import CellLineTable
 

@@ -9,6 +9,7 @@ summed per taxon (word strengths from `lexicon`) and the level's weight is share
 its weight. The taxon with the highest total wins; ties go to the prior's order.
 Deterministic, no model: the only artifact is the optional cell line table.
 """
+
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -17,8 +18,7 @@ from .evidence import TextEvidence
 from .lexicon import ECOLI, FISSION_YEAST, HUMAN, MOUSE, RAT, YEAST, canonical_taxon
 from .mention_form import mention_form_evidence
 
-DEFAULT_PRIOR: Tuple[Tuple[int, float], ...] = (
-    (HUMAN, 1.0), (MOUSE, 0.5), (RAT, 0.1), (YEAST, 0.1), (ECOLI, 0.01))
+DEFAULT_PRIOR: Tuple[Tuple[int, float], ...] = ((HUMAN, 1.0), (MOUSE, 0.5), (RAT, 0.1), (YEAST, 0.1), (ECOLI, 0.01))
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,13 @@ class DocumentOrganisms:
 class OrganismAssigner:
     """Assigns an organism to protein mentions of a text from the evidence around them."""
 
-    def __init__(self, settings: Optional[AssignerSettings] = None,
-                 cell_lines: Optional[CellLineTable] = None,
-                 allowed: Optional[Iterable[int]] = None, fallback_to_allowed: bool = False) -> None:
+    def __init__(
+        self,
+        settings: Optional[AssignerSettings] = None,
+        cell_lines: Optional[CellLineTable] = None,
+        allowed: Optional[Iterable[int]] = None,
+        fallback_to_allowed: bool = False,
+    ) -> None:
         """settings (Optional[AssignerSettings]): Weights (defaults if None).
         cell_lines (Optional[CellLineTable]): Cell line → species table (no cell line evidence if None).
         allowed (Optional[Iterable[int]]): Only these taxa may be assigned (None: any).
@@ -133,19 +137,26 @@ class OrganismAssigner:
     def scan(self, text: str, skip: Sequence[Tuple[int, int]] = ()) -> TextEvidence:
         """RETURNS (TextEvidence): The organism hits of a text (cell lines not read inside `skip`)."""
         s = self.settings
-        return TextEvidence.from_text(text, self.cell_lines, skip, s.cell_line_strength,
-                                      s.ambiguous_cell_line_strength, s.graft_host_strength)
+        return TextEvidence.from_text(
+            text, self.cell_lines, skip, s.cell_line_strength, s.ambiguous_cell_line_strength, s.graft_host_strength
+        )
 
     def article_counts(self, texts: Iterable[str]) -> Dict[int, float]:
         """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context), as
         `context_counts` counts them."""
         return context_counts([self.scan(text) for text in texts])
 
-    def assign(self, doc: Any, spans: Optional[Sequence[Any]] = None, *,
-               organisms: Optional[Sequence[int]] = None, article_texts: Optional[Iterable[str]] = None,
-               article_counts: Optional[Mapping[int, float]] = None,
-               figure_texts: Optional[Iterable[str]] = None,
-               figure_counts: Optional[Mapping[int, float]] = None) -> DocumentOrganisms:
+    def assign(
+        self,
+        doc: Any,
+        spans: Optional[Sequence[Any]] = None,
+        *,
+        organisms: Optional[Sequence[int]] = None,
+        article_texts: Optional[Iterable[str]] = None,
+        article_counts: Optional[Mapping[int, float]] = None,
+        figure_texts: Optional[Iterable[str]] = None,
+        figure_counts: Optional[Mapping[int, float]] = None,
+    ) -> DocumentOrganisms:
         """Assign organisms to the spans of a spaCy Doc.
 
         doc (Doc): The document. spans (Optional[Sequence[Span]]): The mentions (default: doc.ents).
@@ -159,17 +170,28 @@ class OrganismAssigner:
         """
         spans = list(doc.ents) if spans is None else list(spans)
         offsets = [(sp.start_char, sp.end_char) for sp in spans]
-        return self.assign_text(doc.text, offsets, organisms=organisms, article_texts=article_texts,
-                                article_counts=article_counts, figure_texts=figure_texts,
-                                figure_counts=figure_counts)
+        return self.assign_text(
+            doc.text,
+            offsets,
+            organisms=organisms,
+            article_texts=article_texts,
+            article_counts=article_counts,
+            figure_texts=figure_texts,
+            figure_counts=figure_counts,
+        )
 
-    def assign_text(self, text: str, offsets: Sequence[Tuple[int, int]], *,
-                    organisms: Optional[Sequence[int]] = None,
-                    article_texts: Optional[Iterable[str]] = None,
-                    article_counts: Optional[Mapping[int, float]] = None,
-                    figure_texts: Optional[Iterable[str]] = None,
-                    figure_counts: Optional[Mapping[int, float]] = None,
-                    forms: Optional[Sequence[Optional[str]]] = None) -> DocumentOrganisms:
+    def assign_text(
+        self,
+        text: str,
+        offsets: Sequence[Tuple[int, int]],
+        *,
+        organisms: Optional[Sequence[int]] = None,
+        article_texts: Optional[Iterable[str]] = None,
+        article_counts: Optional[Mapping[int, float]] = None,
+        figure_texts: Optional[Iterable[str]] = None,
+        figure_counts: Optional[Mapping[int, float]] = None,
+        forms: Optional[Sequence[Optional[str]]] = None,
+    ) -> DocumentOrganisms:
         """Assign organisms to mentions given as character offsets into a text (no spaCy needed).
 
         forms (Optional[Sequence[Optional[str]]]): per mention, the text whose form (`hTERT`, `Trp53`) is read, where
@@ -178,11 +200,12 @@ class OrganismAssigner:
         RETURNS (DocumentOrganisms): As `assign`.
         """
         if forms is not None and len(forms) != len(offsets):
-            raise ValueError(f"{len(forms)} forms for {len(offsets)} mentions: give one per mention (None: the mention)")
+            raise ValueError(
+                f"{len(forms)} forms for {len(offsets)} mentions: give one per mention (None: the mention)"
+            )
         for start, end in offsets:
             if not 0 <= start <= end <= len(text):
-                raise ValueError(f"Mention offsets ({start}, {end}) are outside the text "
-                                 f"(length {len(text)}).")
+                raise ValueError(f"Mention offsets ({start}, {end}) are outside the text (length {len(text)}).")
         if article_counts is None:
             article_counts = self.article_counts(article_texts) if article_texts is not None else {}
         if figure_counts is None:
@@ -192,17 +215,23 @@ class OrganismAssigner:
         user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
         evidence = self.scan(text, skip=offsets)
         if evidence.names_fission_yeast() or (
-                YEAST not in evidence.named_taxa()
-                and (_fission_context(article_counts) or _fission_context(figure_counts))):
+            YEAST not in evidence.named_taxa() and (_fission_context(article_counts) or _fission_context(figure_counts))
+        ):
             evidence = evidence.in_fission_yeast()  # `red1Δ` in an S. pombe article is no budding yeast evidence
         caption = evidence.counts()
         base = self._base_scores(dict(article_counts), user, dict(figure_counts))
-        results = [self._assign_span(evidence, start, end, base, caption, user, forms[i] if forms else None)
-                   for i, (start, end) in enumerate(offsets)]
+        results = [
+            self._assign_span(evidence, start, end, base, caption, user, forms[i] if forms else None)
+            for i, (start, end) in enumerate(offsets)
+        ]
         doc_scores = {t: v for t, (v, _) in base.items()}
         ranked = sorted(doc_scores, key=lambda t: (-doc_scores[t], self._order.get(t, len(self._order)), t))
-        has_evidence = (set(caption) | {t for t, v in article_counts.items() if v > 0}
-                        | {t for t, v in figure_counts.items() if v > 0} | set(user))
+        has_evidence = (
+            set(caption)
+            | {t for t, v in article_counts.items() if v > 0}
+            | {t for t, v in figure_counts.items() if v > 0}
+            | set(user)
+        )
         doc_organisms = [t for t in ranked if t in has_evidence and self._permitted(t, user)]
         if not doc_organisms and ranked:
             doc_organisms = [t for t in ranked if self._permitted(t, user)][:1]
@@ -211,8 +240,9 @@ class OrganismAssigner:
     def _permitted(self, taxon: int, user: Sequence[int]) -> bool:
         return (not user or taxon in user) and (self.allowed is None or taxon in self.allowed)
 
-    def _base_scores(self, article: Mapping[int, float], user: Sequence[int],
-                     figure: Optional[Mapping[int, float]] = None) -> Dict[int, Tuple[float, List[Tuple[float, str]]]]:
+    def _base_scores(
+        self, article: Mapping[int, float], user: Sequence[int], figure: Optional[Mapping[int, float]] = None
+    ) -> Dict[int, Tuple[float, List[Tuple[float, str]]]]:
         """Scores that are the same for every mention of the text: figure, article, prior, user."""
         s = self.settings
         scores: Dict[int, Tuple[float, List[Tuple[float, str]]]] = {}
@@ -233,9 +263,16 @@ class OrganismAssigner:
             add(taxon, s.user_weight / (1 + rank), f"organism given for the document → {taxon}")
         return scores
 
-    def _assign_span(self, evidence: TextEvidence, start: int, end: int,
-                     base: Mapping[int, Tuple[float, List[Tuple[float, str]]]],
-                     caption: Mapping[int, float], user: Sequence[int], form: Optional[str] = None) -> SpanOrganism:
+    def _assign_span(
+        self,
+        evidence: TextEvidence,
+        start: int,
+        end: int,
+        base: Mapping[int, Tuple[float, List[Tuple[float, str]]]],
+        caption: Mapping[int, float],
+        user: Sequence[int],
+        form: Optional[str] = None,
+    ) -> SpanOrganism:
         s = self.settings
         totals = {t: v for t, (v, _) in base.items()}
         reasons: List[Tuple[float, str, int]] = [(v, r, t) for t, (_, rs) in base.items() for v, r in rs]
@@ -259,9 +296,10 @@ class OrganismAssigner:
                 labels.setdefault(("sentence", hit.taxon), hit.label)
             labels.setdefault(("caption", hit.taxon), hit.label)
         for level, counts, weight, where in (
-                ("near", near, s.near_weight, "next to the mention"),
-                ("sentence", same_sentence, s.sentence_weight, "in the sentence"),
-                ("caption", caption, s.caption_weight, "in the text")):
+            ("near", near, s.near_weight, "next to the mention"),
+            ("sentence", same_sentence, s.sentence_weight, "in the sentence"),
+            ("caption", caption, s.caption_weight, "in the text"),
+        ):
             for taxon, share in _shares(counts, weight).items():
                 add(taxon, share, f"{labels[(level, taxon)]} {where} → {taxon}")
         for form_hit in mention_form_evidence(form or evidence.text[start:end]):
@@ -269,8 +307,9 @@ class OrganismAssigner:
             add(form_hit.taxon, weight * form_hit.strength, f"{form_hit.label} → {form_hit.taxon}")
         return self._decide(totals, reasons, user)
 
-    def _decide(self, totals: Dict[int, float], reasons: List[Tuple[float, str, int]],
-                user: Sequence[int]) -> SpanOrganism:
+    def _decide(
+        self, totals: Dict[int, float], reasons: List[Tuple[float, str, int]], user: Sequence[int]
+    ) -> SpanOrganism:
         candidates = [t for t in totals if not user or t in user]
         order = len(self._order)
         ranked = sorted(candidates, key=lambda t: (-totals[t], self._order.get(t, order), t))

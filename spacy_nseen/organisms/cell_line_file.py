@@ -7,6 +7,7 @@ with their numbers of lines in `n_lines`, and the token prefixes a multi-token n
 themselves (`hek` of `hek293`; see `CellLineTable`), which are costly to derive at load. Version 1 (`"names":
 {key: [[taxon, n_lines], ...]}`) still loads, slowly (about 0.6 s), with a warning to rebuild. Nothing is unpickled.
 """
+
 import gzip
 import json
 import warnings
@@ -21,8 +22,10 @@ from ..errors import ArtifactError
 FORMAT = "spacy_nseen.cell_lines"
 VERSION = 2
 LEGACY_VERSION = 1
-REBUILD = ("Rebuild it with `python -m training.data.build_cell_lines` (a pipeline's copy: load the pipeline and "
-           "save it again with nlp.to_disk())")
+REBUILD = (
+    "Rebuild it with `python -m training.data.build_cell_lines` (a pipeline's copy: load the pipeline and "
+    "save it again with nlp.to_disk())"
+)
 
 
 @dataclass
@@ -40,9 +43,17 @@ class CellLineColumns:
 
 def write_columns(columns: CellLineColumns, path: Union[str, Path]) -> None:
     """Write a table as version-2 gzip JSON (byte-identical for the same table)."""
-    data = {"format": FORMAT, "version": VERSION, "source": columns.source, "keys": "\n".join(columns.keys),
-            "offsets": columns.offsets, "taxa": columns.taxa, "n_lines": columns.n_lines,
-            "starts": "\n".join(columns.starts or []), "confusable": columns.confusable}
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "source": columns.source,
+        "keys": "\n".join(columns.keys),
+        "offsets": columns.offsets,
+        "taxa": columns.taxa,
+        "n_lines": columns.n_lines,
+        "starts": "\n".join(columns.starts or []),
+        "confusable": columns.confusable,
+    }
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf8")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,8 +73,9 @@ def read_columns(path: Union[str, Path]) -> CellLineColumns:
         with gzip.open(path, "rb") as f:
             data = json.loads(f.read())
     except (OSError, EOFError, UnicodeDecodeError, ValueError) as e:
-        raise ArtifactError(path, f"cell line table truncated or not gzip JSON ({type(e).__name__}: {e})",
-                            REBUILD) from e
+        raise ArtifactError(
+            path, f"cell line table truncated or not gzip JSON ({type(e).__name__}: {e})", REBUILD
+        ) from e
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArtifactError(path, f"not a cell line table (format {FORMAT!r})", REBUILD)
     version = data.get("version")

@@ -7,6 +7,7 @@ oldest accession, so `PC-12` → rat before the rare human line of that name). N
 chemical names (`HuR`, `CCl4`) are listed as confusable: read as a cell line only before "cells".
 Primary cells (MEFs, BMDMs) are not Cellosaurus lines: see `lexicon.PRIMARY_CELLS`.
 """
+
 import csv
 import gzip
 import re
@@ -18,34 +19,153 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 from ..errors import ArtifactError
 from .cell_line_file import FORMAT, VERSION, CellLineColumns, columns_from_names, read_columns, write_columns
 
-__all__ = ["FORMAT", "VERSION", "CellLineHit", "CellLineTable", "build_table", "cell_line_key", "looks_like_cell_line",
-           "name_starts", "read_cellosaurus"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "CellLineHit",
+    "CellLineTable",
+    "build_table",
+    "cell_line_key",
+    "looks_like_cell_line",
+    "name_starts",
+    "read_cellosaurus",
+]
 PathLike = Union[str, Path]
 
 # Species of Cellosaurus rows that the mirror left without a taxon id (NCBI Taxonomy ids).
 EXTRA_SPECIES_TAXA: Dict[str, int] = {
-    "Mesocricetus auratus": 10036, "Pan troglodytes": 9598, "Felis catus": 9685,
-    "Chlorocebus aethiops": 9534, "Chlorocebus sabaeus": 60711, "Macaca mulatta": 9544,
-    "Macaca fascicularis": 9541, "Macaca nemestrina": 9545, "Bombyx mori": 7091,
-    "Spodoptera frugiperda": 7108, "Trichoplusia ni": 7111, "Oryzias latipes": 8090,
-    "Oncorhynchus mykiss": 8022, "Gorilla gorilla gorilla": 9595, "Meleagris gallopavo": 9103,
+    "Mesocricetus auratus": 10036,
+    "Pan troglodytes": 9598,
+    "Felis catus": 9685,
+    "Chlorocebus aethiops": 9534,
+    "Chlorocebus sabaeus": 60711,
+    "Macaca mulatta": 9544,
+    "Macaca fascicularis": 9541,
+    "Macaca nemestrina": 9545,
+    "Bombyx mori": 7091,
+    "Spodoptera frugiperda": 7108,
+    "Trichoplusia ni": 7111,
+    "Oryzias latipes": 8090,
+    "Oncorhynchus mykiss": 8022,
+    "Gorilla gorilla gorilla": 9595,
+    "Meleagris gallopavo": 9103,
 }
 # Cell line names that are also everyday lab words, tags or protein names (never read as a cell line).
 STOP_KEYS: Set[str] = {
-    "wt", "ko", "gfp", "yfp", "rfp", "cfp", "ha", "flag", "myc", "dapi", "pbs", "dmso", "control", "mock",
-    "input", "lysate", "cells", "cell", "ctrl", "vector", "empty", "none", "day", "days", "time", "dna",
-    "rna", "sirna", "shrna", "mrna", "total", "ip", "ib", "wb", "if", "ihc", "fitc", "mean", "sd", "sem",
+    "wt",
+    "ko",
+    "gfp",
+    "yfp",
+    "rfp",
+    "cfp",
+    "ha",
+    "flag",
+    "myc",
+    "dapi",
+    "pbs",
+    "dmso",
+    "control",
+    "mock",
+    "input",
+    "lysate",
+    "cells",
+    "cell",
+    "ctrl",
+    "vector",
+    "empty",
+    "none",
+    "day",
+    "days",
+    "time",
+    "dna",
+    "rna",
+    "sirna",
+    "shrna",
+    "mrna",
+    "total",
+    "ip",
+    "ib",
+    "wb",
+    "if",
+    "ihc",
+    "fitc",
+    "mean",
+    "sd",
+    "sem",
     # immune and other cell types that share a name with a cell line (`NK cells`, `Th1 cells`)
-    "th1", "th2", "th9", "th17", "tfh", "treg", "tregs", "nk", "nkt", "dc", "dcs", "ilc2", "ilc3", "cd4",
-    "cd8", "b1", "m1", "m2", "es", "ips", "oe", "rs", "bimel", "s2", "mast", "scc", "stem", "germ", "tumor",
-    "tumour", "cancer", "immune", "blood", "muscle", "islet", "glia", "glial", "neuron", "neurons",
+    "th1",
+    "th2",
+    "th9",
+    "th17",
+    "tfh",
+    "treg",
+    "tregs",
+    "nk",
+    "nkt",
+    "dc",
+    "dcs",
+    "ilc2",
+    "ilc3",
+    "cd4",
+    "cd8",
+    "b1",
+    "m1",
+    "m2",
+    "es",
+    "ips",
+    "oe",
+    "rs",
+    "bimel",
+    "s2",
+    "mast",
+    "scc",
+    "stem",
+    "germ",
+    "tumor",
+    "tumour",
+    "cancer",
+    "immune",
+    "blood",
+    "muscle",
+    "islet",
+    "glia",
+    "glial",
+    "neuron",
+    "neurons",
 }
 # Short names read as cell lines without "cells" after them.
 ALWAYS_CELL_LINES: Set[str] = {"cho", "hek", "cos", "nrk", "rko", "3t3", "mdck", "k562", "hela"}
 # Words that start a multi-word match only by accident (`at 24 h` → the line "At 24").
 STOP_FIRST_TOKENS: Set[str] = {
-    "at", "in", "on", "of", "to", "by", "as", "is", "or", "an", "no", "and", "the", "for", "with",
-    "from", "day", "days", "lane", "lanes", "panel", "fig", "figure", "h", "min", "wt", "ko", "mab", "clone",
+    "at",
+    "in",
+    "on",
+    "of",
+    "to",
+    "by",
+    "as",
+    "is",
+    "or",
+    "an",
+    "no",
+    "and",
+    "the",
+    "for",
+    "with",
+    "from",
+    "day",
+    "days",
+    "lane",
+    "lanes",
+    "panel",
+    "fig",
+    "figure",
+    "h",
+    "min",
+    "wt",
+    "ko",
+    "mab",
+    "clone",
 }
 _TOKEN_RE = re.compile(r"[A-Za-z0-9]+")
 _GAP_CHARS = " ./-‐‑"
@@ -103,20 +223,25 @@ def read_cellosaurus(path: PathLike) -> Iterator[Dict[str, str]]:
     """Read the mirror's `cell_line_species.tsv.gz` (header: cellosaurus_id, name, species, taxon_id)."""
     path = Path(path)
     if not path.exists():
-        raise ArtifactError(path, "Cellosaurus table not found",
-                            "Point the build at the mirror's cellosaurus/cell_line_species.tsv.gz")
+        raise ArtifactError(
+            path, "Cellosaurus table not found", "Point the build at the mirror's cellosaurus/cell_line_species.tsv.gz"
+        )
     opener = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rt", encoding="utf8", newline="") as f:
             reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
             missing = {"cellosaurus_id", "name", "species", "taxon_id"} - set(reader.fieldnames or [])
             if missing:
-                raise ArtifactError(path, f"lacks the column(s) {sorted(missing)}",
-                                    "Use the mirror's cellosaurus/cell_line_species.tsv.gz format")
+                raise ArtifactError(
+                    path,
+                    f"lacks the column(s) {sorted(missing)}",
+                    "Use the mirror's cellosaurus/cell_line_species.tsv.gz format",
+                )
             yield from reader
     except (OSError, EOFError, UnicodeDecodeError, csv.Error) as e:
-        raise ArtifactError(path, f"could not be read ({type(e).__name__}: {e})",
-                            "Copy it again from the mirror") from e
+        raise ArtifactError(
+            path, f"could not be read ({type(e).__name__}: {e})", "Copy it again from the mirror"
+        ) from e
 
 
 class CellLineTable:
@@ -134,8 +259,9 @@ class CellLineTable:
         self._starts.update(columns.keys)
 
     @classmethod
-    def from_names(cls, names: Dict[str, List[List[int]]], source: str = "",
-                   confusable: Iterable[str] = ()) -> "CellLineTable":
+    def from_names(
+        cls, names: Dict[str, List[List[int]]], source: str = "", confusable: Iterable[str] = ()
+    ) -> "CellLineTable":
         """names (Dict[str, List[List[int]]]): key → [[taxon, n_lines], ...] (see `build_table`).
         source (str): Where the table came from. confusable (Iterable[str]): keys that are also protein
             or chemical names (read as a cell line only before "cells").
@@ -146,8 +272,10 @@ class CellLineTable:
     def names(self) -> Dict[str, List[List[int]]]:
         """RETURNS (Dict[str, List[List[int]]]): key → [[taxon, n_lines], ...], most lines first."""
         c = self._columns
-        return {key: [[c.taxa[j], c.n_lines[j]] for j in range(c.offsets[i], c.offsets[i + 1])]
-                for i, key in enumerate(c.keys)}
+        return {
+            key: [[c.taxa[j], c.n_lines[j]] for j in range(c.offsets[i], c.offsets[i + 1])]
+            for i, key in enumerate(c.keys)
+        }
 
     def __len__(self) -> int:
         return len(self._index)
@@ -157,7 +285,7 @@ class CellLineTable:
         if i is None:
             return ()
         offsets = self._columns.offsets
-        return tuple(self._columns.taxa[offsets[i]:offsets[i + 1]])
+        return tuple(self._columns.taxa[offsets[i] : offsets[i + 1]])
 
     def lookup(self, name: str) -> Tuple[int, ...]:
         """RETURNS (Tuple[int, ...]): The taxa of the cell lines called `name` (best first), or ()."""
@@ -207,16 +335,17 @@ class CellLineTable:
             if i < next_free:
                 continue
             for n in range(min(MAX_TOKENS, len(tokens) - i), 0, -1):
-                span = tokens[i:i + n]
-                if any(b[0] - a[1] > 1 or (b[0] > a[1] and text[a[1]] not in _GAP_CHARS)
-                       for a, b in zip(span, span[1:])):
+                span = tokens[i : i + n]
+                if any(
+                    b[0] - a[1] > 1 or (b[0] > a[1] and text[a[1]] not in _GAP_CHARS) for a, b in zip(span, span[1:])
+                ):
                     continue
                 start, end = span[0][0], span[-1][1]
-                key = "".join(words[i:i + n])
+                key = "".join(words[i : i + n])
                 taxa = self._taxa(key)
                 if not taxa or any(start < e and s < end for s, e in skip) or _continues_a_word(text, start):
                     continue
-                if looks_like_cell_line(text[start:end], text[end:end + 16], key in self.confusable):
+                if looks_like_cell_line(text[start:end], text[end : end + 16], key in self.confusable):
                     next_free = i + n
                     yield CellLineHit(start, end, taxa, text[start:end])
                     break
@@ -226,7 +355,7 @@ class CellLineTable:
                     end = start + glued[i]
                     if not any(start < e and s < end for s, e in skip):
                         next_free = i + 1
-                        yield CellLineHit(start, end, self._taxa(words[i][:glued[i]]), text[start:end])
+                        yield CellLineHit(start, end, self._taxa(words[i][: glued[i]]), text[start:end])
 
     def _glued_to_cells(self, words: List[str]) -> Dict[int, int]:
         """Tokens that are a cell line name glued to "cells"/"cell" (`HEK293Acells`, `THP1cells`: text whose
@@ -243,8 +372,7 @@ class CellLineTable:
 def _continues_a_word(text: str, start: int) -> bool:
     """Whether a name found at `start` that starts with a digit ends a hyphenated word (`HA-BCL-2b5 cells`: a
     construct, not the line `2b5`; `GFP-HeLa cells` stays a cell line)."""
-    return (start >= 2 and text[start].isdigit() and text[start - 1] in _HYPHENS
-            and text[start - 2].isalnum())
+    return start >= 2 and text[start].isdigit() and text[start - 1] in _HYPHENS and text[start - 2].isalnum()
 
 
 def name_starts(keys: Iterable[str]) -> Set[str]:

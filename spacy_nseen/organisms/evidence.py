@@ -3,6 +3,7 @@
 `TextEvidence.from_text` scans a text once; the assigner then reads, for each mention, which hits are
 next to it, in its sentence, or anywhere in the text.
 """
+
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -46,9 +47,15 @@ class TextEvidence:
             self.hit_sentences = [self.sentence_of(h.start) for h in self.hits]
 
     @classmethod
-    def from_text(cls, text: str, cell_lines: Optional[CellLineTable] = None,
-                  skip: Sequence[Tuple[int, int]] = (), cell_line_strength: float = 1.0,
-                  ambiguous_cell_line_strength: float = 0.5, graft_host_strength: float = 1.0) -> "TextEvidence":
+    def from_text(
+        cls,
+        text: str,
+        cell_lines: Optional[CellLineTable] = None,
+        skip: Sequence[Tuple[int, int]] = (),
+        cell_line_strength: float = 1.0,
+        ambiguous_cell_line_strength: float = 0.5,
+        graft_host_strength: float = 1.0,
+    ) -> "TextEvidence":
         """Scan a text.
 
         skip (Sequence[Tuple[int, int]]): Ranges not read as cell lines (the protein mentions).
@@ -78,8 +85,9 @@ class TextEvidence:
     def either_yeast(self, hit: SpeciesHit) -> bool:
         """Whether a budding yeast hit is one that fission yeast papers write too: a deletion (`red1Δ`) or the
         bare word `yeast`/`yeasts`."""
-        return hit.taxon == YEAST and (hit.label.startswith(YEAST_DELETION)
-                                       or self.text[hit.start:hit.end].lower() in EITHER_YEAST_WORDS)
+        return hit.taxon == YEAST and (
+            hit.label.startswith(YEAST_DELETION) or self.text[hit.start : hit.end].lower() in EITHER_YEAST_WORDS
+        )
 
     def names_fission_yeast(self) -> bool:
         """Whether the text names fission yeast (`S. pombe`, `fission yeast`, an allele `ura4+`) and nothing that only
@@ -90,8 +98,10 @@ class TextEvidence:
     def in_fission_yeast(self) -> "TextEvidence":
         """RETURNS (TextEvidence): the same hits, the yeast deletions (`red1Δ`) and the word `yeast` counted for
         fission yeast."""
-        hits = [SpeciesHit(h.start, h.end, FISSION_YEAST, h.strength, h.label) if self.either_yeast(h)
-                else h for h in self.hits]
+        hits = [
+            SpeciesHit(h.start, h.end, FISSION_YEAST, h.strength, h.label) if self.either_yeast(h) else h
+            for h in self.hits
+        ]
         return TextEvidence(self.text, hits, self.sentence_starts, self.hit_sentences)
 
     def sentence_of(self, offset: int) -> int:
@@ -114,11 +124,10 @@ class TextEvidence:
         if hit.start >= start and hit.end <= end:
             return True
         if hit.end <= start:
-            between = self.text[hit.end:start]
-            return (not _NEAR_BLOCKER.search(between)
-                    and len(_WORD.findall(between)) <= max_words)
+            between = self.text[hit.end : start]
+            return not _NEAR_BLOCKER.search(between) and len(_WORD.findall(between)) <= max_words
         if hit.start >= end:
-            between = self.text[end:hit.start]
+            between = self.text[end : hit.start]
             return between.strip() in ("(", "[", "-", ",")
         return False
 

@@ -6,6 +6,7 @@ E. coli genes `recA` and proteins `RecA`. Many authors don't follow them (mouse 
 so the assigner weighs this evidence low. Prefixes (`hTERT`) and reporter proteins (`EGFP`) are stronger:
 they name the organism.
 """
+
 import re
 from dataclasses import dataclass
 from typing import List
@@ -48,8 +49,11 @@ def mention_form_evidence(text: str) -> List[FormEvidence]:
         return out
     reporter = reporter_organism(text)
     if reporter is not None:
-        return [FormEvidence(reporter[0], reporter[1], "reporter",
-                             f"reporter '{text}' is a {organism_name(reporter[0])} protein")]
+        return [
+            FormEvidence(
+                reporter[0], reporter[1], "reporter", f"reporter '{text}' is a {organism_name(reporter[0])} protein"
+            )
+        ]
     prefix = mention_prefix(text)
     if prefix is not None:
         out.append(FormEvidence(prefix[0], 1.0, "prefix", f"prefix '{prefix[1]}' in '{text}'"))

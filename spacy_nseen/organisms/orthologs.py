@@ -9,6 +9,7 @@ an exact match as an exact match of the same tier, another name with the same sc
 Two entries are orthologs when their primary gene names (`gene_primary`) are equal ignoring case (`BECN1`,
 `Becn1`), and each is the only entry of its organism with that symbol.
 """
+
 from typing import Dict, Optional, Tuple
 
 import numpy

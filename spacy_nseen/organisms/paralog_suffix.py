@@ -5,6 +5,7 @@ Mammalian genes named after a yeast gene often carry a member suffix: yeast `Atg
 exactly only names of organisms other than the one it was assigned to, such a name of the assigned organism is
 the counterpart a biologist means (`OrganismSignal.over_exact`).
 """
+
 import re
 from typing import Sequence
 
@@ -38,5 +39,7 @@ def member_suffixed(mention: str, names: Sequence[str]) -> numpy.ndarray:
         return found
     for i, name in enumerate(names):
         key = loose_key(name)
-        found[i] = len(key) > len(base) and key.startswith(base) and MEMBER_SUFFIX.fullmatch(key[len(base):]) is not None
+        found[i] = (
+            len(key) > len(base) and key.startswith(base) and MEMBER_SUFFIX.fullmatch(key[len(base) :]) is not None
+        )
     return found

@@ -10,6 +10,7 @@ linking is restricted to. The linker then
 - adds `organism_weight · confidence` to the score of every other candidate of the assigned organism, so a
   clearly better name of another organism still wins.
 """
+
 from dataclasses import dataclass
 from typing import FrozenSet, Optional, Tuple
 
@@ -34,7 +35,9 @@ class OrganismContext:
             raise ValueError(f"confidence must be in [0, 1], got {self.confidence}")
 
 
-def allowed_mask(entity_taxa: Optional[numpy.ndarray], entities: numpy.ndarray, context: Optional[OrganismContext]) -> Optional[numpy.ndarray]:
+def allowed_mask(
+    entity_taxa: Optional[numpy.ndarray], entities: numpy.ndarray, context: Optional[OrganismContext]
+) -> Optional[numpy.ndarray]:
     """RETURNS (Optional[numpy.ndarray]): bool, which of these entities may be linked (None: all of them)."""
     if context is None or context.allowed is None or entity_taxa is None:
         return None
@@ -42,7 +45,10 @@ def allowed_mask(entity_taxa: Optional[numpy.ndarray], entities: numpy.ndarray, 
 
 
 def organism_match(
-    entity_taxa: Optional[numpy.ndarray], entities: numpy.ndarray, context: Optional[OrganismContext], min_confidence: float
+    entity_taxa: Optional[numpy.ndarray],
+    entities: numpy.ndarray,
+    context: Optional[OrganismContext],
+    min_confidence: float,
 ) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """The organism signal of a pool of candidate entities.
 

@@ -5,6 +5,7 @@ of its own) gives the probability that the best entity is right, and the link is
 `threshold`; without a NIL model, the best candidate's fused score is compared instead. A user's own decision
 subclasses `LinkDecision` and is registered in `spacy.util.registry.misc`.
 """
+
 from typing import Any, Dict, List, Optional, Sequence
 
 from spacy.util import registry
@@ -30,8 +31,13 @@ class LinkDecision:
         """RETURNS (Dict[str, Any]): the `LinkerSettings` fields the decision sets (read by the linker's ranking)."""
         return {}
 
-    def verdicts(self, linker: KnowledgeBaseLinker, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
-                 contexts: Sequence[Optional[OrganismContext]]) -> List[Verdict]:
+    def verdicts(
+        self,
+        linker: KnowledgeBaseLinker,
+        mentions: Sequence[str],
+        results: Sequence[Sequence[Candidate]],
+        contexts: Sequence[Optional[OrganismContext]],
+    ) -> List[Verdict]:
         """RETURNS (List[Verdict]): per mention (as searched), the decision on its ranked candidates."""
         return linker.verdicts(mentions, results, contexts, self.threshold)
 
@@ -53,8 +59,10 @@ class NilDecision(LinkDecision):
         return {"nil_decision": self.use_nil_model, "link_tag_names": self.link_tag_names}
 
     def __repr__(self) -> str:
-        return (f"NilDecision(threshold={self.threshold}, use_nil_model={self.use_nil_model}, "
-                f"link_tag_names={self.link_tag_names})")
+        return (
+            f"NilDecision(threshold={self.threshold}, use_nil_model={self.use_nil_model}, "
+            f"link_tag_names={self.link_tag_names})"
+        )
 
 
 @registry.misc(NIL_DECISION)
@@ -67,5 +75,9 @@ def decision_config(decision: LinkDecision) -> Dict[str, Any]:
     """RETURNS (Dict[str, Any]): a config block that makes a `NilDecision` again."""
     if not isinstance(decision, NilDecision):
         raise TypeError(f"no config block is known for {type(decision).__name__}: write its block by hand")
-    return {"@misc": NIL_DECISION, "threshold": decision.threshold, "use_nil_model": decision.use_nil_model,
-            "link_tag_names": decision.link_tag_names}
+    return {
+        "@misc": NIL_DECISION,
+        "threshold": decision.threshold,
+        "use_nil_model": decision.use_nil_model,
+        "link_tag_names": decision.link_tag_names,
+    }

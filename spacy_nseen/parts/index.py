@@ -1,4 +1,5 @@
 """The index: how each reference set's Annoy index is built and searched (`[components.nseen_linker.index]`)."""
+
 from dataclasses import dataclass
 from typing import Any, Dict
 
@@ -23,8 +24,13 @@ class IndexPart:
 
 
 @registry.misc(ANNOY_INDEX)
-def make_annoy_index(n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int = 0,
-                     build_precision: Precision = "bf16", search_threads: int = 1) -> IndexPart:
+def make_annoy_index(
+    n_trees: int = N_TREES,
+    search_k: int = SEARCH_K,
+    seed: int = 0,
+    build_precision: Precision = "bf16",
+    search_threads: int = 1,
+) -> IndexPart:
     """Annoy over the name vectors: `n_trees` trees (built at `initialize` from an encoder and a reference set),
     `search_k` nodes visited per query, names encoded at `build_precision`."""
     return IndexPart(IndexSettings(n_trees, search_k, seed, build_precision), search_threads)
@@ -33,5 +39,11 @@ def make_annoy_index(n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int
 def index_config(index: IndexPart) -> Dict[str, Any]:
     """RETURNS (Dict[str, Any]): a config block that makes `index` again."""
     s = index.settings
-    return {"@misc": ANNOY_INDEX, "n_trees": s.n_trees, "search_k": s.search_k, "seed": s.seed,
-            "build_precision": s.build_precision, "search_threads": index.search_threads}
+    return {
+        "@misc": ANNOY_INDEX,
+        "n_trees": s.n_trees,
+        "search_k": s.search_k,
+        "seed": s.seed,
+        "build_precision": s.build_precision,
+        "search_threads": index.search_threads,
+    }

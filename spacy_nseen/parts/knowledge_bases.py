@@ -12,6 +12,7 @@
 
 A set may also have its own `decision` block. From Python: `{"kbs": {"uniprot": {"labels": ["PROTEIN"]}}}`.
 """
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple
 
@@ -21,7 +22,7 @@ from .ranker import Ranker, ranker_config
 URL_TEMPLATE = "https://identifiers.org/{}"
 KEYS = ("labels", "url_template", "primary_xref", "ranker", "decision")
 NO_KBS = (
-    "nseen_linker: 'kbs' names no reference set. Configure it, e.g. nlp.add_pipe(\"nseen_linker\", config={\"kbs\": "
+    'nseen_linker: \'kbs\' names no reference set. Configure it, e.g. nlp.add_pipe("nseen_linker", config={"kbs": '
     '{"uniprot": {"labels": ["PROTEIN", "GENE"]}, "chebi": {"labels": ["CHEMICAL"]}}})'
 )
 
@@ -67,18 +68,23 @@ def read_kbs(kbs: Mapping[str, Any]) -> Dict[str, KnowledgeBaseBlock]:
                 raise ValueError(f"{where}.url_template must contain '{{}}' for the id, got {template!r}")
             xref = block.get("primary_xref") or {}
             if not isinstance(xref, Mapping) or not all(isinstance(v, str) for v in xref.values()):
-                raise ValueError(f"{where}.primary_xref must map labels to databases, e.g. {{\"GENE\": \"NCBIGene\"}}, "
-                                 f"got {xref!r}")
+                raise ValueError(
+                    f'{where}.primary_xref must map labels to databases, e.g. {{"GENE": "NCBIGene"}}, got {xref!r}'
+                )
             stray = sorted(set(xref) - set(labels))
             if stray:
                 raise ValueError(f"{where}.primary_xref names {stray}, not labels of this set ({list(labels)})")
             ranker, decision = block.get("ranker"), block.get("decision")
             if ranker is not None and not isinstance(ranker, Ranker):
-                raise ValueError(f"{where}.ranker must be a registered ranker block (@misc = \"spacy_nseen.HybridRanker.v1\" "
-                                 f"or your own), got {ranker!r}")
+                raise ValueError(
+                    f'{where}.ranker must be a registered ranker block (@misc = "spacy_nseen.HybridRanker.v1" '
+                    f"or your own), got {ranker!r}"
+                )
             if decision is not None and not isinstance(decision, LinkDecision):
-                raise ValueError(f"{where}.decision must be a registered decision block (@misc = \"spacy_nseen.NilDecision.v1\" "
-                                 f"or your own), got {decision!r}")
+                raise ValueError(
+                    f'{where}.decision must be a registered decision block (@misc = "spacy_nseen.NilDecision.v1" '
+                    f"or your own), got {decision!r}"
+                )
             out[kb] = KnowledgeBaseBlock(tuple(labels), template, dict(xref), ranker, decision)
         for label in out[kb].labels:
             if label in owner:
@@ -91,8 +97,11 @@ def kbs_config(kbs: Mapping[str, KnowledgeBaseBlock]) -> Dict[str, Dict[str, Any
     """RETURNS (Dict[str, Dict[str, Any]]): config blocks that make `kbs` again."""
     out: Dict[str, Dict[str, Any]] = {}
     for kb, block in kbs.items():
-        entry: Dict[str, Any] = {"labels": list(block.labels), "url_template": block.url_template,
-                                 "primary_xref": dict(block.primary_xref)}
+        entry: Dict[str, Any] = {
+            "labels": list(block.labels),
+            "url_template": block.url_template,
+            "primary_xref": dict(block.primary_xref),
+        }
         if block.ranker is not None:
             entry["ranker"] = ranker_config(block.ranker)
         if block.decision is not None:

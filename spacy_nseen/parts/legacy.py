@@ -5,6 +5,7 @@ spaCy validates a component's config against its factory before the factory runs
 read as it is: `spacy-nseen upgrade-config PIPELINE` rewrites a saved pipeline's `config.cfg` with
 `upgrade_linker_config`, and the commands that load pipelines say so when they meet one (`is_legacy_error`).
 """
+
 from dataclasses import fields
 from typing import Any, Dict, List, Mapping
 
@@ -40,8 +41,11 @@ RANKER_KEYS = tuple(make_hybrid_ranker().search)  # the settings the hybrid rank
 def is_legacy_config(block: Mapping[str, Any]) -> bool:
     """RETURNS (bool): whether an `nseen_linker` config block has 0.1.0's shape."""
     kbs = block.get("kbs") or {}
-    return any(key in NEW_HOMES for key in block if key not in ("organisms",)) or \
-        isinstance(block.get("organisms"), list) or (bool(kbs) and all(isinstance(v, str) for v in kbs.values()))
+    return (
+        any(key in NEW_HOMES for key in block if key not in ("organisms",))
+        or isinstance(block.get("organisms"), list)
+        or (bool(kbs) and all(isinstance(v, str) for v in kbs.values()))
+    )
 
 
 def upgrade_linker_config(block: Mapping[str, Any]) -> Dict[str, Any]:
@@ -51,30 +55,47 @@ def upgrade_linker_config(block: Mapping[str, Any]) -> Dict[str, Any]:
     """
     if not is_legacy_config(block):
         return dict(block)
-    unknown = sorted(k for k in block if k not in NEW_HOMES and k not in KEPT and k not in ("kbs", "ranker", "index",
-                                                                                             "decision"))
+    unknown = sorted(
+        k for k in block if k not in NEW_HOMES and k not in KEPT and k not in ("kbs", "ranker", "index", "decision")
+    )
     if unknown:
         raise ValueError(f"nseen_linker: unknown settings {unknown}")
     out: Dict[str, Any] = {k: block[k] for k in KEPT if k in block}
     dense = block.get("mode") == "dense"
     search = {k: block[k] for k in RANKER_KEYS if k in block}
     defaults = LinkerSettings().to_dict()
-    ablation = {k: block[k] for k in SEARCH_FIELDS if k in block and k not in RANKER_KEYS and k not in DECISION_FIELDS
-                and k != "search_threads" and block[k] != defaults[k]}
+    ablation = {
+        k: block[k]
+        for k in SEARCH_FIELDS
+        if k in block
+        and k not in RANKER_KEYS
+        and k not in DECISION_FIELDS
+        and k != "search_threads"
+        and block[k] != defaults[k]
+    }
     if ablation:
-        raise ValueError(f"nseen_linker: the settings {sorted(ablation)} were ablations of 0.1.0 and are no longer "
-                         "settings of the component: remove them (their results are in results/)")
+        raise ValueError(
+            f"nseen_linker: the settings {sorted(ablation)} were ablations of 0.1.0 and are no longer "
+            "settings of the component: remove them (their results are in results/)"
+        )
     given = {key: dict(block[key]) for key in ("ranker", "index", "decision") if isinstance(block.get(key), Mapping)}
     if "ranker" in given and not search and "mode" not in block and "expand_abbreviations" not in block:
         out["ranker"] = given["ranker"]
     else:
         out["ranker"] = _ranker(search, bool(block.get("expand_abbreviations", True)), dense)
     out["index"] = {"@misc": ANNOY_INDEX, **given.get("index", {}), **{k: block[k] for k in INDEX_FIELDS if k in block}}
-    out["decision"] = {"@misc": NIL_DECISION, **given.get("decision", {}),
-                       **{new: block[old] for old, new in DECISION_FIELDS.items() if old in block}}
+    out["decision"] = {
+        "@misc": NIL_DECISION,
+        **given.get("decision", {}),
+        **{new: block[old] for old, new in DECISION_FIELDS.items() if old in block},
+    }
     organisms: Dict[str, Any] = {"@misc": ORGANISM_ASSIGNER, **dict(block.get("organism_settings") or {})}
     if isinstance(block.get("organisms"), Mapping):  # already this version's block
-        organisms = {**dict(block["organisms"]), **organisms, "@misc": block["organisms"].get("@misc", ORGANISM_ASSIGNER)}
+        organisms = {
+            **dict(block["organisms"]),
+            **organisms,
+            "@misc": block["organisms"].get("@misc", ORGANISM_ASSIGNER),
+        }
     elif "organisms" in block:
         organisms["allowed"] = list(block["organisms"])
     if "assign_organisms" in block:
@@ -109,14 +130,18 @@ def _kbs(block: Mapping[str, Any], search: Mapping[str, Any], dense: bool) -> Di
         bad = sorted(set(own) - set(RANKER_KEYS) - set(DECISION_FIELDS))
         if bad:
             raise ValueError(f"nseen_linker: kb_settings.{kb}: {bad} are not settings of a set's ranker or decision")
-        entry: Dict[str, Any] = {"labels": kb_labels,
-                                 "url_template": templates.get(kb, block.get("kb_url_template", URL_TEMPLATE))}
+        entry: Dict[str, Any] = {
+            "labels": kb_labels,
+            "url_template": templates.get(kb, block.get("kb_url_template", URL_TEMPLATE)),
+        }
         own_xrefs = {label: xrefs[label] for label in kb_labels if xrefs.get(label)}
         if own_xrefs:
             entry["primary_xref"] = own_xrefs
         ranker_changes = {k: v for k, v in own.items() if k in RANKER_KEYS}
         if ranker_changes:
-            entry["ranker"] = _ranker({**search, **ranker_changes}, bool(block.get("expand_abbreviations", True)), dense)
+            entry["ranker"] = _ranker(
+                {**search, **ranker_changes}, bool(block.get("expand_abbreviations", True)), dense
+            )
         decision_changes = {DECISION_FIELDS[k]: v for k, v in own.items() if k in DECISION_FIELDS}
         if decision_changes:
             base = {new: block[old] for old, new in DECISION_FIELDS.items() if old in block}
@@ -132,5 +157,7 @@ def legacy_hint(error: Exception) -> str:
     if not found:
         return ""
     homes = "; ".join(f"{k} → {NEW_HOMES[k]}" for k in found)
-    return (f"The pipeline's nseen_linker config has spacy_nseen 0.1.0's flat settings ({homes}). Upgrade it with "
-            "`spacy-nseen upgrade-config PIPELINE_DIR` (it rewrites config.cfg; the linkers are unchanged).")
+    return (
+        f"The pipeline's nseen_linker config has spacy_nseen 0.1.0's flat settings ({homes}). Upgrade it with "
+        "`spacy-nseen upgrade-config PIPELINE_DIR` (it rewrites config.cfg; the linkers are unchanged)."
+    )

@@ -4,6 +4,7 @@
 mention, in its sentence, caption, figure and article, and the mention's own form), each level weighted as in
 `organisms.assign.AssignerSettings` (typed settings of this block, chosen on the even-numbered Bio-ID documents).
 """
+
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Tuple, Union
 
@@ -57,12 +58,24 @@ def make_organism_assigner(
     [taxon, value] pairs, also the tie-break order)."""
     if any(len(pair) != 2 for pair in prior):
         raise ValueError(f"organisms: prior must be [taxon, value] pairs, got {prior}")
-    weights = {"near_weight": near_weight, "prefix_weight": prefix_weight, "sentence_weight": sentence_weight,
-               "caption_weight": caption_weight, "figure_weight": figure_weight, "article_weight": article_weight,
-               "form_weight": form_weight, "prior_weight": prior_weight, "user_weight": user_weight,
-               "cell_line_strength": cell_line_strength, "ambiguous_cell_line_strength": ambiguous_cell_line_strength,
-               "graft_host_strength": graft_host_strength, "article_saturation": article_saturation,
-               "near_words": near_words, "max_evidence": max_evidence, "prior": prior}
+    weights = {
+        "near_weight": near_weight,
+        "prefix_weight": prefix_weight,
+        "sentence_weight": sentence_weight,
+        "caption_weight": caption_weight,
+        "figure_weight": figure_weight,
+        "article_weight": article_weight,
+        "form_weight": form_weight,
+        "prior_weight": prior_weight,
+        "user_weight": user_weight,
+        "cell_line_strength": cell_line_strength,
+        "ambiguous_cell_line_strength": ambiguous_cell_line_strength,
+        "graft_host_strength": graft_host_strength,
+        "article_saturation": article_saturation,
+        "near_words": near_words,
+        "max_evidence": max_evidence,
+        "prior": prior,
+    }
     try:
         settings = AssignerSettings.from_dict(weights)
     except (TypeError, ValueError) as err:

@@ -5,6 +5,7 @@ cosine and the lexical signals (word TF-IDF, character n-gram TF-IDF, fuzzy stri
 the organism and relational-name terms. `spacy_nseen.DenseRanker.v1` is the paper's: the dense cosine only.
 A user's own ranker is a function registered in `spacy.util.registry.misc` that returns a `Ranker`.
 """
+
 from dataclasses import dataclass
 from typing import Any, Dict
 
@@ -58,12 +59,23 @@ def make_hybrid_ranker(
 ) -> Ranker:
     """The shipped hybrid ranking (see `linker.settings.LinkerSettings` for each setting; the dense cosine
     gets 1 − token_weight − sparse_weight − fuzzy_weight)."""
-    search = {"n_candidates": n_candidates, "exact_match": exact_match, "exact_short_cut": exact_short_cut,
-              "exact_tie_break": exact_tie_break, "query_form": query_form, "token_weight": token_weight,
-              "sparse_weight": sparse_weight, "fuzzy_weight": fuzzy_weight, "sparse_max_df": sparse_max_df,
-              "organism_weight": organism_weight, "organism_min_confidence": organism_min_confidence,
-              "organism_orthologs": organism_orthologs, "organism_over_exact_score": organism_over_exact_score,
-              "relational_penalty": relational_penalty, "cache_size": cache_size}
+    search = {
+        "n_candidates": n_candidates,
+        "exact_match": exact_match,
+        "exact_short_cut": exact_short_cut,
+        "exact_tie_break": exact_tie_break,
+        "query_form": query_form,
+        "token_weight": token_weight,
+        "sparse_weight": sparse_weight,
+        "fuzzy_weight": fuzzy_weight,
+        "sparse_max_df": sparse_max_df,
+        "organism_weight": organism_weight,
+        "organism_min_confidence": organism_min_confidence,
+        "organism_orthologs": organism_orthologs,
+        "organism_over_exact_score": organism_over_exact_score,
+        "relational_penalty": relational_penalty,
+        "cache_size": cache_size,
+    }
     return Ranker("hybrid", search, expand_abbreviations)
 
 
@@ -76,13 +88,15 @@ def make_dense_ranker(n_candidates: int = 50, expand_abbreviations: bool = True,
 def ranker_config(ranker: Ranker) -> Dict[str, Any]:
     """RETURNS (Dict[str, Any]): a config block that makes `ranker` again (for configs written from Python)."""
     if ranker.mode == "dense":
-        return {"@misc": DENSE, "n_candidates": ranker.search.get("n_candidates", 50),
-                "cache_size": ranker.search.get("cache_size", 100_000), "expand_abbreviations": ranker.expand_abbreviations}
+        return {
+            "@misc": DENSE,
+            "n_candidates": ranker.search.get("n_candidates", 50),
+            "cache_size": ranker.search.get("cache_size", 100_000),
+            "expand_abbreviations": ranker.expand_abbreviations,
+        }
     return {"@misc": HYBRID, **ranker.search, "expand_abbreviations": ranker.expand_abbreviations}
 
 
 def default_search() -> Dict[str, Any]:
     """RETURNS (Dict[str, Any]): the hybrid ranker's settings with their defaults."""
     return dict(make_hybrid_ranker().search)
-
-

@@ -1,4 +1,5 @@
 """The scorer `nlp.evaluate` calls for the linker (`[components.nseen_linker.scorer]`)."""
+
 from typing import Any, Callable, Dict, Iterable
 
 from spacy.scorer import Scorer

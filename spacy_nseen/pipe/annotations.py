@@ -1,4 +1,5 @@
 """What the `nseen_linker` writes onto a doc: ids, scores, candidates, organisms and cross-references."""
+
 from typing import Dict, List, Mapping, NamedTuple, Optional
 
 from spacy.tokens import Doc, Span
@@ -28,8 +29,9 @@ class DocLinks(NamedTuple):
     organisms: Optional[List[int]]
 
 
-def write_links(doc: Doc, prediction: DocLinks, xrefs: Mapping[str, Mapping[str, Dict[str, str]]],
-                primary_xref: Dict[str, str]) -> None:
+def write_links(
+    doc: Doc, prediction: DocLinks, xrefs: Mapping[str, Mapping[str, Dict[str, str]]], primary_xref: Dict[str, str]
+) -> None:
     """Write a doc's links onto its entity spans and tokens (`kb_id` or the `primary_xref` id, `kb_score`,
     `kb_candidates`, `kb_taxon`, `kb_taxon_evidence`, `kb_xrefs`, `kb_searched`) and its organisms onto
     `doc._.organisms`.

@@ -5,6 +5,7 @@ in another caption of the same article (`mouse embryonic fibroblasts`, `chloroqu
 captions of one article through `article_docs` and the linker reads the others as organism evidence and for
 abbreviation definitions (`doc._.article_texts`, and `doc._.figure_texts` for the other panels of a figure).
 """
+
 from typing import Hashable, List, Optional, Sequence
 
 from spacy.language import Language
@@ -13,7 +14,9 @@ from spacy.tokens import Doc
 from .extensions import register_extensions
 
 
-def article_docs(nlp: Language, texts: Sequence[str], figures: Optional[Sequence[Optional[Hashable]]] = None) -> List[Doc]:
+def article_docs(
+    nlp: Language, texts: Sequence[str], figures: Optional[Sequence[Optional[Hashable]]] = None
+) -> List[Doc]:
     """Make a doc of each text of one article, each given the other texts as `doc._.article_texts`.
 
     nlp (Language): the pipeline whose tokenizer makes the docs (run them with `nlp.pipe(docs)`).

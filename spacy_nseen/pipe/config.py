@@ -1,5 +1,6 @@
 """The `nseen_linker` factory's default config: ten settings, the swappable parts as registered blocks
 (`spacy_nseen.parts`), each filled with its function's defaults when a pipeline's config is filled."""
+
 from typing import Any, Dict
 
 from ..encoder.layer import ARCHITECTURE, encoder_defaults
@@ -11,7 +12,6 @@ from ..parts.scorer import LINKER_SCORER
 
 # The encoder block of the factory's default config: the registered architecture with its own defaults (one source).
 DEFAULT_ENCODER: Dict[str, Any] = {"@architectures": ARCHITECTURE, **encoder_defaults()}
-
 
 
 def default_config() -> Dict[str, Any]:

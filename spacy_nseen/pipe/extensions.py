@@ -1,4 +1,5 @@
 """The Span and Doc extension attributes the `nseen_linker` reads and writes."""
+
 from typing import List, Optional
 
 from spacy.tokens import Doc, Span
@@ -28,8 +29,10 @@ def context_texts(doc: Doc, name: str) -> Optional[List[str]]:
     if value is None:
         return None
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise TypeError(f"doc._.{name} must be a list of strings (the other texts of the article), got "
-                        f"{type(value).__name__}: wrap a single text in a list, or use spacy_nseen.article_docs")
+        raise TypeError(
+            f"doc._.{name} must be a list of strings (the other texts of the article), got "
+            f"{type(value).__name__}: wrap a single text in a list, or use spacy_nseen.article_docs"
+        )
     bad = [i for i, text in enumerate(value) if not isinstance(text, str)]
     if bad:
         raise TypeError(f"doc._.{name}[{bad[0]}] is a {type(value[bad[0]]).__name__}, not a string")

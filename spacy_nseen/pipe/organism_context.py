@@ -1,4 +1,5 @@
 """The organism context of the mentions of one text: the assigner's verdict → `OrganismContext` per mention."""
+
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..organisms.assign import OrganismAssigner, SpanOrganism
@@ -53,10 +54,18 @@ def organism_contexts(
     assigned = {}
     found: Optional[List[int]] = None
     if with_taxa and assigner is not None:
-        result = assigner.assign_text(text, [offsets[i] for i in with_taxa], organisms=organisms, article_texts=article_texts,
-                                      figure_texts=figure_texts, forms=[forms[i] for i in with_taxa] if forms else None)
+        result = assigner.assign_text(
+            text,
+            [offsets[i] for i in with_taxa],
+            organisms=organisms,
+            article_texts=article_texts,
+            figure_texts=figure_texts,
+            forms=[forms[i] for i in with_taxa] if forms else None,
+        )
         found = list(result.organisms)
-        assigned = {i: (span.taxon, organism_confidence(span), span.evidence) for i, span in zip(with_taxa, result.spans)}
+        assigned = {
+            i: (span.taxon, organism_confidence(span), span.evidence) for i, span in zip(with_taxa, result.spans)
+        }
     out = []
     for i, flag in enumerate(has_taxa):
         taxon, confidence, evidence = assigned.get(i, (None, 0.0, None))

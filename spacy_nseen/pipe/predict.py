@@ -10,6 +10,7 @@ tune_nil, evaluate), so they link as the component does.
    form is searched by it unless the mention is itself a name of the set and the long form is not, or the long form
    is the lexicon's guess for a tag name the set never links (`KnowledgeBaseLinker.searched_form`).
 """
+
 from typing import Callable, List, NamedTuple, Optional, Sequence, Set
 
 import numpy
@@ -91,16 +92,33 @@ def prepare_requests(
             if long_form is not None:
                 long_forms[m.text] = long_form
                 guessed.add(m.text)
-    found = organism_contexts(text, [(m.start, m.end) for m in mentions], [has_taxa(m.kb) for m in mentions], assigner,
-                              organisms=organisms, article_texts=article_texts, figure_texts=figure_texts,
-                              allowed=allowed, forms=[m.cut_from for m in mentions])
-    requests = [Request(m.kb, m.text, o.context, o.evidence, long_forms.get(m.text), m.text in guessed)
-                for m, o in zip(mentions, found.mentions)]
+    found = organism_contexts(
+        text,
+        [(m.start, m.end) for m in mentions],
+        [has_taxa(m.kb) for m in mentions],
+        assigner,
+        organisms=organisms,
+        article_texts=article_texts,
+        figure_texts=figure_texts,
+        allowed=allowed,
+        forms=[m.cut_from for m in mentions],
+    )
+    requests = [
+        Request(m.kb, m.text, o.context, o.evidence, long_forms.get(m.text), m.text in guessed)
+        for m, o in zip(mentions, found.mentions)
+    ]
     return TextRequests(requests, found.organisms)
 
 
-def link_requests(linker: KnowledgeBaseLinker, requests: Sequence[Request], *, top_k: int, mode: str = "hybrid",
-                  decision: Optional[LinkDecision] = None, threshold: float = 0.0) -> List[Linked]:
+def link_requests(
+    linker: KnowledgeBaseLinker,
+    requests: Sequence[Request],
+    *,
+    top_k: int,
+    mode: str = "hybrid",
+    decision: Optional[LinkDecision] = None,
+    threshold: float = 0.0,
+) -> List[Linked]:
     """RETURNS (List[Linked]): the requests of one reference set linked in one batch, and the decision on each.
 
     decision (Optional[LinkDecision]): decides each link (None: the linker's own verdicts at `threshold`).
@@ -119,5 +137,9 @@ def link_requests(linker: KnowledgeBaseLinker, requests: Sequence[Request], *, t
 
 def request_features(linker: KnowledgeBaseLinker, linked: Sequence[Linked]) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): the NIL decision's feature rows of linked requests (`signals.nil.decision_features`)."""
-    return decision_features(linker, [one.searched for one in linked], [one.candidates for one in linked],
-                             [one.request.context for one in linked])
+    return decision_features(
+        linker,
+        [one.searched for one in linked],
+        [one.candidates for one in linked],
+        [one.request.context for one in linked],
+    )

@@ -1,6 +1,7 @@
 """Saving and loading an `nseen_linker`: its cfg, one linker directory per reference set, the cell-line table, the
 abbreviation lexicon;
 bytes (one msgpack blob of those files) and pickling (through the bytes: Annoy indexes cannot be pickled)."""
+
 import tempfile
 import warnings
 from functools import partial
@@ -80,11 +81,15 @@ def read_linker(pipe: Any, kb: str, directory: Path, *, warn: bool, check: bool)
         differ = {k: v for k, v in saved.differences(settings).items() if k != "cache_size"}
         if differ:
             listed = ", ".join(f"{k}={mine!r} (component: {theirs!r})" for k, (mine, theirs) in differ.items())
-            warnings.warn(f"nseen_linker: {directory / META_FILE} was saved with other settings for '{kb}': {listed}. "
-                          f"The component's settings are used; set them in kb_settings.{kb} to keep the saved ones.",
-                          stacklevel=3)
+            warnings.warn(
+                f"nseen_linker: {directory / META_FILE} was saved with other settings for '{kb}': {listed}. "
+                f"The component's settings are used; set them in kb_settings.{kb} to keep the saved ones.",
+                stacklevel=3,
+            )
     # At initialize the entity prior may still come from `entity_priors`: checked after it.
-    return load_linker(directory, encoder=pipe.model.copy(), settings=settings, search_k=pipe.search_k, require_prior=check)
+    return load_linker(
+        directory, encoder=pipe.model.copy(), settings=settings, search_k=pipe.search_k, require_prior=check
+    )
 
 
 def pipe_to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:

@@ -11,6 +11,7 @@ have more words than the mention (the mention itself is not a longer name). A na
 not count: the mention plus a relational head (`PTB-like protein` is PTBP2, not PTB: `text.relational_names`), or
 the mention after "of", "to", "for" or "with" (`Neurally-enriched homolog of PTB`).
 """
+
 import re
 from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -36,9 +37,12 @@ def contains_words(name_words: Sequence[str], mention_words: Sequence[str]) -> b
     if n == 0 or len(name_words) <= n:
         return False
     target = list(mention_words)
-    return any(name_words[i] == target[0] and list(name_words[i:i + n]) == target
-               and (i == 0 or name_words[i - 1] not in RELATING_WORDS)
-               for i in range(len(name_words) - n + 1))
+    return any(
+        name_words[i] == target[0]
+        and list(name_words[i : i + n]) == target
+        and (i == 0 or name_words[i - 1] not in RELATING_WORDS)
+        for i in range(len(name_words) - n + 1)
+    )
 
 
 def names_the_mention(name: str, mention: str, mention_words: Sequence[str]) -> bool:
@@ -63,7 +67,7 @@ class NameWords:
             counts = numpy.bincount(name_entity, minlength=self.reference_set.n_entities)
             self._index = (order, numpy.concatenate([[0], numpy.cumsum(counts)]))
         order, starts = self._index
-        return order[starts[entity]:starts[entity + 1]]
+        return order[starts[entity] : starts[entity + 1]]
 
     def longer_name_entities(self, entities: Iterable[int], mention: str) -> Set[int]:
         """RETURNS (Set[int]): those of `entities` one of whose longer names holds the mention's words (the

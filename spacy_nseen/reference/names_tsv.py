@@ -6,6 +6,7 @@ gzipped when the name ends in `.gz`. The first line is a header when its first t
 duplicate (kb_id, name) rows count once. A row with fewer than two columns or an empty id or name is an
 error naming the file and the line.
 """
+
 import gzip
 from pathlib import Path
 from typing import List, Tuple, Union
@@ -13,8 +14,10 @@ from typing import List, Tuple, Union
 from ..errors import ArtifactError
 from .reference_set import HEADER, ReferenceSet, open_text
 
-FIX = ("Write one name per line as 'kb_id<TAB>name' or 'kb_id<TAB>name<TAB>kind' (UTF-8, tab-separated; "
-       "an optional first line 'kb_id<TAB>name<TAB>kind')")
+FIX = (
+    "Write one name per line as 'kb_id<TAB>name' or 'kb_id<TAB>name<TAB>kind' (UTF-8, tab-separated; "
+    "an optional first line 'kb_id<TAB>name<TAB>kind')"
+)
 
 
 def is_header(columns: List[str]) -> bool:

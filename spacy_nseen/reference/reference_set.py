@@ -1,4 +1,5 @@
 """A reference set: entities, each with an id and several names (NSEEN §3, "Problem Definition")."""
+
 import gzip
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,14 +22,18 @@ def open_text(path: Union[str, Path], mode: str = "rt"):
     return open(path, mode, encoding="utf8", newline="")
 
 
-def tsv_rows(file_: TextIO, path: Path, header: Sequence[str], fix: str, min_columns: int = 2) -> Iterator[Tuple[int, List[str]]]:
+def tsv_rows(
+    file_: TextIO, path: Path, header: Sequence[str], fix: str, min_columns: int = 2
+) -> Iterator[Tuple[int, List[str]]]:
     """The rows of an open TSV file with a header: first `(1, the header's columns)`, then `(line number,
     columns)` of every non-blank line. The header must start with `header[:min_columns]` and every row have
     `min_columns` columns; else an ArtifactError names the file, the line and `fix`.
     """
     columns = file_.readline().rstrip("\r\n").split("\t")
     if columns[:min_columns] != list(header[:min_columns]):
-        raise ArtifactError(path, f"first line is {columns[:len(header)]!r}, expected the header {list(header)!r}", fix)
+        raise ArtifactError(
+            path, f"first line is {columns[: len(header)]!r}, expected the header {list(header)!r}", fix
+        )
     yield 1, columns
     for line_no, line in enumerate(file_, start=2):
         line = line.rstrip("\r\n")
@@ -128,7 +133,9 @@ class ReferenceSet:
                         try:
                             taxa[cols[0].strip()] = int(cols[taxon_col])
                         except ValueError:
-                            raise ArtifactError(path, f"line {line_no}: taxon {cols[taxon_col]!r} is not an NCBI taxon id", fix) from None
+                            raise ArtifactError(
+                                path, f"line {line_no}: taxon {cols[taxon_col]!r} is not an NCBI taxon id", fix
+                            ) from None
         except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile) as err:
             raise ArtifactError(path, f"cannot be read ({err})", fix) from None
         reference = cls.from_rows(rows, taxa)
@@ -179,7 +186,13 @@ class ReferenceSet:
         taxa = arrays.get("entity_taxa")
         if taxa is not None and len(taxa) != len(kb_ids):
             raise ValueError(f"{len(kb_ids)} entities but {len(taxa)} taxon ids")
-        return cls(kb_ids, names, name_entity, kind_names[codes].tolist(), None if taxa is None else numpy.array(taxa, dtype=numpy.int32))
+        return cls(
+            kb_ids,
+            names,
+            name_entity,
+            kind_names[codes].tolist(),
+            None if taxa is None else numpy.array(taxa, dtype=numpy.int32),
+        )
 
     def __len__(self) -> int:
         return len(self.names)

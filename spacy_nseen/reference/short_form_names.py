@@ -8,6 +8,7 @@ name (`Autophagy-related protein LC3 B` -> `LC3 B`) and the family stem without 
 short-cut from `Hsp70`, a name of HSPA1A in text. A stem names a small family: it is a name
 of each member (up to `max_stem_entities` per organism), as the gold ids of `LC3` are all of MAP1LC3A/B/C.
 """
+
 from typing import FrozenSet, List, Tuple
 
 from ..text.short_forms import STEM_KIND, SYMBOL_KIND, reference_short_forms
@@ -25,8 +26,9 @@ def derived_rows(reference: ReferenceSet) -> FrozenSet[int]:
 def short_form_rows(reference: ReferenceSet, max_stem_entities: int = 6) -> List[Tuple[str, str, str]]:
     """RETURNS (List[Tuple[str, str, str]]): (kb_id, short form, kind) rows that are not yet names of the set."""
     groups = None if reference.entity_taxa is None else reference.entity_taxa.tolist()
-    forms = reference_short_forms(reference.names, reference.name_entity.tolist(),
-                                  max_stem_entities=max_stem_entities, entity_group=groups)
+    forms = reference_short_forms(
+        reference.names, reference.name_entity.tolist(), max_stem_entities=max_stem_entities, entity_group=groups
+    )
     rows: List[Tuple[str, str, str]] = []
     seen = set()
     for row, form, kind in forms:
@@ -39,8 +41,10 @@ def short_form_rows(reference: ReferenceSet, max_stem_entities: int = 6) -> List
 
 def with_short_forms(reference: ReferenceSet, max_stem_entities: int = 6) -> ReferenceSet:
     """RETURNS (ReferenceSet): the names of `reference` (same entity order and taxa), then their short forms."""
-    original = [(reference.kb_ids[int(e)], name, kind)
-                for name, e, kind in zip(reference.names, reference.name_entity, reference.kinds)]
+    original = [
+        (reference.kb_ids[int(e)], name, kind)
+        for name, e, kind in zip(reference.names, reference.name_entity, reference.kinds)
+    ]
     taxa = None
     if reference.entity_taxa is not None:
         taxa = {kb_id: int(t) for kb_id, t in zip(reference.kb_ids, reference.entity_taxa)}

@@ -5,6 +5,7 @@ Arrays (no pickle): `xrefs_version` [VERSION], `kb_ids` (the sorted kb_ids, UTF-
 `values[offsets[i]:offsets[i + 1]]`. `XrefTable` reads it as the read-only mapping kb_id → {database: id(s)} that
 `xrefs.read_xrefs` returns as a dict (the TSV is the input format; the linker saves this table).
 """
+
 import json
 from pathlib import Path
 from typing import Dict, Iterator, Mapping, Optional, Union
@@ -32,8 +33,10 @@ class XrefTable(Mapping[str, Dict[str, str]]):
         """RETURNS (XrefTable): the table of a kb_id → {database: id(s)} mapping (databases kept in order)."""
         if isinstance(xrefs, XrefTable):
             return xrefs
-        items = sorted((kb_id.encode("utf8"), json.dumps(dict(dbs), ensure_ascii=False).encode("utf8"))
-                       for kb_id, dbs in xrefs.items())
+        items = sorted(
+            (kb_id.encode("utf8"), json.dumps(dict(dbs), ensure_ascii=False).encode("utf8"))
+            for kb_id, dbs in xrefs.items()
+        )
         offsets = numpy.zeros(len(items) + 1, dtype=numpy.int64)
         numpy.cumsum([len(value) for _, value in items], out=offsets[1:])
         values = numpy.frombuffer(b"".join(value for _, value in items), dtype=numpy.uint8)
@@ -61,19 +64,26 @@ class XrefTable(Mapping[str, Dict[str, str]]):
         row = self._row(kb_id)
         if row < 0:
             raise KeyError(kb_id)
-        return json.loads(self._values[self._offsets[row]:self._offsets[row + 1]].tobytes())
+        return json.loads(self._values[self._offsets[row] : self._offsets[row + 1]].tobytes())
 
     def get(self, kb_id: str, default: Optional[Dict[str, str]] = None) -> Optional[Dict[str, str]]:  # type: ignore[override]
         """RETURNS (Optional[Dict[str, str]]): the xrefs of `kb_id` (a new dict), or `default`."""
         row = self._row(kb_id)
-        return json.loads(self._values[self._offsets[row]:self._offsets[row + 1]].tobytes()) if row >= 0 else default
+        return json.loads(self._values[self._offsets[row] : self._offsets[row + 1]].tobytes()) if row >= 0 else default
 
 
 def save_xref_table(xrefs: Mapping[str, Mapping[str, str]], path: Union[str, Path]) -> None:
     """Write cross-references as `xrefs.npz` (see the module docstring)."""
     table = XrefTable.from_mapping(xrefs)
-    save_npz(path, {"xrefs_version": numpy.asarray([VERSION], dtype=numpy.int64), "kb_ids": table._kb_ids,
-                    "offsets": table._offsets, "values": table._values})
+    save_npz(
+        path,
+        {
+            "xrefs_version": numpy.asarray([VERSION], dtype=numpy.int64),
+            "kb_ids": table._kb_ids,
+            "offsets": table._offsets,
+            "values": table._values,
+        },
+    )
 
 
 def load_xref_table(path: Union[str, Path]) -> XrefTable:

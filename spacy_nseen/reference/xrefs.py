@@ -4,6 +4,7 @@ A TSV `kb_id<TAB>xref` with a header row, one row per (entity, xref), the xref a
 `NCBIGene:7157`; saved in a linker directory as `xrefs.tsv.gz` and written onto spans as `ent._.kb_xrefs`
 (`{"NCBIGene": "7157"}`; several ids of one database are joined by `|`).
 """
+
 from pathlib import Path
 from typing import Dict, Iterable, Tuple, Union
 

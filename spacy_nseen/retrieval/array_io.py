@@ -7,6 +7,7 @@ bytes; `numpy.savez` does not, and numpy copies a misaligned array on every sear
 members of older files are read into memory instead of mapped. Compressed members (and object arrays, which
 `allow_pickle=False` refuses anyway) are read normally.
 """
+
 import io
 import zipfile
 from pathlib import Path

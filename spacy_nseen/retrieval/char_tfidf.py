@@ -16,6 +16,7 @@ Names whose prepared text is the same (`Trp53` in mouse and rat, `SOD1` and `Sod
 (format 4; `sparse.NameCounts`): in the 5-organism UniProt set, 393,220 names are 221,975 rows. The idf and the
 rare n-grams' document frequencies count names, so scores and rankings are those of a row per name.
 """
+
 import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -54,8 +55,14 @@ _RARE_ARRAYS = ("rare_max_count", "rare_entries", "rare_indptr")
 class CharNgramTfidf(NameCounts):
     """Character n-gram TF-IDF index of a list of names, with cosine top-k search."""
 
-    def __init__(self, ngram_range: Tuple[int, int] = (1, 3), *, lowercase: bool = True,
-                 sublinear_tf: bool = False, pad: bool = True) -> None:
+    def __init__(
+        self,
+        ngram_range: Tuple[int, int] = (1, 3),
+        *,
+        lowercase: bool = True,
+        sublinear_tf: bool = False,
+        pad: bool = True,
+    ) -> None:
         """Create an empty (unfitted) index.
 
         ngram_range (Tuple[int, int]): Smallest and largest n-gram length.
@@ -93,8 +100,7 @@ class CharNgramTfidf(NameCounts):
 
     def _prepared_ngrams(self, text: str) -> List[str]:
         lo, hi = self.ngram_range
-        return [text[i:i + n] for n in range(lo, min(hi, len(text)) + 1)
-                for i in range(len(text) - n + 1)]
+        return [text[i : i + n] for n in range(lo, min(hi, len(text)) + 1) for i in range(len(text) - n + 1)]
 
     def fit(self, names: Iterable[str], *, share_rows: bool = True) -> "CharNgramTfidf":
         """Build the vocabulary, idf weights and the name matrix.
@@ -132,8 +138,9 @@ class CharNgramTfidf(NameCounts):
         known_ngrams = ((j for j in (vocab.get(g) for g in self.ngrams(s)) if j is not None) for s in strings)
         return self._weight(row_counts(known_ngrams, len(vocab)))
 
-    def top_k(self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64,
-              max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:
+    def top_k(
+        self, queries: Sequence[str], k: int = 10, *, chunk_size: int = 64, max_df: float = 1.0
+    ) -> Tuple[np.ndarray, np.ndarray]:
         """Exact cosine top-k names for each query, in sparse-matrix chunks.
 
         queries (Sequence[str]): The query strings.
@@ -150,8 +157,9 @@ class CharNgramTfidf(NameCounts):
         self._require_fitted()
         return self.search(self.transform(queries), k, chunk_size=chunk_size, max_df=max_df)
 
-    def search(self, query_vectors: sp.csr_matrix, k: int = 10, *, chunk_size: int = 64,
-               max_df: float = 1.0) -> Tuple[np.ndarray, np.ndarray]:
+    def search(
+        self, query_vectors: sp.csr_matrix, k: int = 10, *, chunk_size: int = 64, max_df: float = 1.0
+    ) -> Tuple[np.ndarray, np.ndarray]:
         """`top_k` for queries already vectorised by `transform`."""
         self._require_fitted()
         n_queries = query_vectors.shape[0]
@@ -167,7 +175,7 @@ class CharNgramTfidf(NameCounts):
             self._matrix_t = self.counts.to_csr().T.tocsr()
         q_all = query_vectors
         for start in range(0, n_queries, chunk_size):
-            sims = (q_all[start:start + chunk_size] @ self._matrix_t).toarray()
+            sims = (q_all[start : start + chunk_size] @ self._matrix_t).toarray()
             if k < sims.shape[1]:
                 part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
             else:
@@ -180,8 +188,9 @@ class CharNgramTfidf(NameCounts):
             out_score[rows] = np.take_along_axis(part_scores, order, axis=1)
         return self.ranked_names(out_idx, out_score, k_names)
 
-    def rare_top_k(self, query_vectors: sp.csr_matrix, k: int, max_df: float, chunk_size: int = 256
-                   ) -> Tuple[np.ndarray, np.ndarray]:
+    def rare_top_k(
+        self, query_vectors: sp.csr_matrix, k: int, max_df: float, chunk_size: int = 256
+    ) -> Tuple[np.ndarray, np.ndarray]:
         """The k best names by the part of the cosine the n-grams of `rare_postings(max_df)` give, searched over
         those postings whatever `max_df` (1: every n-gram's), best first; ties: lower name first (every name tied
         with the k-th ranked, as a full sort would); -1 / 0.0 where fewer names share such an n-gram.
@@ -208,13 +217,13 @@ class CharNgramTfidf(NameCounts):
                 counts[filled] = np.add.reduceat(keep, m.indptr[:-1][filled], dtype=np.int64)
             indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
             rare = sp.csr_matrix((m.data[keep], m.indices[keep], indptr), shape=m.shape)
-            rare_t = TfMatrix.from_counts(rare.T.tocsr(), self.idf, self.counts.inv_norm, by_name=False,
-                                          sublinear_tf=self.sublinear_tf)
+            rare_t = TfMatrix.from_counts(
+                rare.T.tocsr(), self.idf, self.counts.inv_norm, by_name=False, sublinear_tf=self.sublinear_tf
+            )
             self._rare_t[max_count] = rare_t
         return rare_t
 
-    def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]
-                    ) -> List[np.ndarray]:
+    def pair_scores(self, queries: Sequence[str], name_indices: Sequence[Sequence[int]]) -> List[np.ndarray]:
         """Cosine between each query and given candidate names (for re-ranking).
 
         name_indices (Sequence[Sequence[int]]): Candidate name indices per query.
@@ -239,13 +248,25 @@ class CharNgramTfidf(NameCounts):
         m = self.counts
         rare: Dict[str, np.ndarray] = {}
         if rare_max_df is not None and 0 < rare_max_df < 1:
-            rare = {"rare_max_count": np.array([int(rare_max_df * self.n_names)], dtype=np.int64),
-                    **self.rare_postings(rare_max_df).arrays("rare_")}
-        save_npz(Path(path), {
-            "format_version": np.array([FORMAT_VERSION]), "ngram_range": np.array(self.ngram_range, dtype=np.int64),
-            "flags": np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool), **self._vocab_arrays(),
-            "idf": self.idf, "inv_norm": m.inv_norm, **m.arrays(""), "shape": np.array(m.shape, dtype=np.int64),
-            **self.shared_arrays(), **rare})
+            rare = {
+                "rare_max_count": np.array([int(rare_max_df * self.n_names)], dtype=np.int64),
+                **self.rare_postings(rare_max_df).arrays("rare_"),
+            }
+        save_npz(
+            Path(path),
+            {
+                "format_version": np.array([FORMAT_VERSION]),
+                "ngram_range": np.array(self.ngram_range, dtype=np.int64),
+                "flags": np.array([self.lowercase, self.sublinear_tf, self.pad], dtype=bool),
+                **self._vocab_arrays(),
+                "idf": self.idf,
+                "inv_norm": m.inv_norm,
+                **m.arrays(""),
+                "shape": np.array(m.shape, dtype=np.int64),
+                **self.shared_arrays(),
+                **rare,
+            },
+        )
 
     def _vocab_arrays(self) -> Dict[str, np.ndarray]:
         if isinstance(self.vocab, NgramVocab):
@@ -274,8 +295,9 @@ class CharNgramTfidf(NameCounts):
         except ArtifactError:
             raise
         except Exception as e:  # zipfile.BadZipFile, EOFError, ValueError, OSError
-            raise ArtifactError(path, f"cannot be read ({type(e).__name__}: {e}); "
-                                "it is truncated or not a TF-IDF file", fix) from e
+            raise ArtifactError(
+                path, f"cannot be read ({type(e).__name__}: {e}); it is truncated or not a TF-IDF file", fix
+            ) from e
         lo, hi = (int(x) for x in arrays["ngram_range"])
         lowercase, sublinear, pad = (bool(x) for x in arrays["flags"])
         self = cls((lo, hi), lowercase=lowercase, sublinear_tf=sublinear, pad=pad)
@@ -283,16 +305,40 @@ class CharNgramTfidf(NameCounts):
         self.idf = np.asarray(arrays["idf"], dtype=np.float32)
         inv_norm = np.asarray(arrays["inv_norm"])
         shape = tuple(int(x) for x in arrays["shape"])
-        if (len(shape) != 2 or len(self.vocab) != shape[1] or self.idf.shape != (shape[1],)
-                or inv_norm.dtype != np.float32 or inv_norm.shape != (shape[0],)):
+        if (
+            len(shape) != 2
+            or len(self.vocab) != shape[1]
+            or self.idf.shape != (shape[1],)
+            or inv_norm.dtype != np.float32
+            or inv_norm.shape != (shape[0],)
+        ):
             raise ArtifactError(path, "vocabulary, idf, norms and matrix sizes disagree", fix)
-        self.counts = TfMatrix.from_arrays(stored, "", shape, self.idf, inv_norm, by_name=True, sublinear_tf=sublinear,
-                                           path=path, what="sparse matrix arrays", fix=fix)
+        self.counts = TfMatrix.from_arrays(
+            stored,
+            "",
+            shape,
+            self.idf,
+            inv_norm,
+            by_name=True,
+            sublinear_tf=sublinear,
+            path=path,
+            what="sparse matrix arrays",
+            fix=fix,
+        )
         self.load_shared(stored, path, fix)
         if all(a in stored for a in _RARE_ARRAYS):
             self._rare_t[int(stored["rare_max_count"][0])] = TfMatrix.from_arrays(
-                stored, "rare_", (shape[1], shape[0]), self.idf, inv_norm, by_name=False, sublinear_tf=sublinear,
-                path=path, what="rare n-gram postings", fix=fix)
+                stored,
+                "rare_",
+                (shape[1], shape[0]),
+                self.idf,
+                inv_norm,
+                by_name=False,
+                sublinear_tf=sublinear,
+                path=path,
+                what="rare n-gram postings",
+                fix=fix,
+            )
         return self
 
     def _require_fitted(self) -> None:
@@ -309,9 +355,13 @@ def _check_version(stored: Mapping[str, np.ndarray], path: Path, fix: str) -> No
         raise ArtifactError(path, "has no format version: it is not a TF-IDF file", fix)
     version = int(stored["format_version"][0])
     if version != FORMAT_VERSION:
-        raise ArtifactError(path, f"TF-IDF format version {version} is not {FORMAT_VERSION} (this version stores "
-                            "term counts, one row for names with the same text): the file is from another "
-                            "spacy_nseen version", fix)
+        raise ArtifactError(
+            path,
+            f"TF-IDF format version {version} is not {FORMAT_VERSION} (this version stores "
+            "term counts, one row for names with the same text): the file is from another "
+            "spacy_nseen version",
+            fix,
+        )
 
 
 def _stored_vocab(stored: Mapping[str, np.ndarray], max_n: int, path: Path, fix: str) -> Mapping[str, int]:

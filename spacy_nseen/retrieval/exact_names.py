@@ -4,6 +4,7 @@ Keys (see `name_normalization`) are stored as sorted 64-bit hashes with the row 
 look-up loads as two memory-mapped arrays instead of two Python dicts of every name. A hash hit is
 confirmed by recomputing the key of the candidate name, so a hash collision never yields a wrong row.
 """
+
 from hashlib import blake2b
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
@@ -93,7 +94,10 @@ class ExactNameIndex:
         """`lookup` for each mention, with one array search per tier for all of them."""
         found: List[Dict[int, int]] = [{} for _ in mentions]
         excluded = self._excluded_rows()
-        for tier, key_of, (hashes, rows) in ((STRICT_TIER, strict_key, self.strict), (LOOSE_TIER, loose_key, self.loose)):
+        for tier, key_of, (hashes, rows) in (
+            (STRICT_TIER, strict_key, self.strict),
+            (LOOSE_TIER, loose_key, self.loose),
+        ):
             keys = [key_of(mention) for mention in mentions]
             values = numpy.fromiter((key_hash(key) for key in keys), dtype=numpy.int64, count=len(keys))
             starts = numpy.searchsorted(hashes, values, side="left")

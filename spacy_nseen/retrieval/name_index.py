@@ -14,6 +14,7 @@ of any process is truncated or replaced under it.
 Names the encoder reads alike share one stored vector (`shared_vectors.VectorRows`, written beside the index as
 `names.ann.rows.npz` when some do): searches return name rows, and `n_items` counts names, not stored vectors.
 """
+
 import json
 import os
 import zipfile
@@ -59,8 +60,15 @@ class AnnoyNameIndex:
         self._set_rows(VectorRows.identity(0))
 
     @classmethod
-    def build(cls, vectors: numpy.ndarray, n_trees: int = N_TREES, search_k: int = SEARCH_K, seed: int = 0, n_jobs: int = 1,
-              rows: Optional[VectorRows] = None) -> "AnnoyNameIndex":
+    def build(
+        cls,
+        vectors: numpy.ndarray,
+        n_trees: int = N_TREES,
+        search_k: int = SEARCH_K,
+        seed: int = 0,
+        n_jobs: int = 1,
+        rows: Optional[VectorRows] = None,
+    ) -> "AnnoyNameIndex":
         """Index the rows of a (n, dim) float matrix: row i is name i, or, with `rows`, stored vector i of the
         names `rows` maps to it.
 
@@ -100,8 +108,11 @@ class AnnoyNameIndex:
         if self._vectors is not None:
             return numpy.asarray(self._vectors[stored], dtype=numpy.float32)
         annoy = self._require()
-        return (numpy.stack([numpy.asarray(annoy.get_item_vector(int(v)), dtype=numpy.float32) for v in stored])
-                if len(stored) else numpy.zeros((0, self.dim), numpy.float32))
+        return (
+            numpy.stack([numpy.asarray(annoy.get_item_vector(int(v)), dtype=numpy.float32) for v in stored])
+            if len(stored)
+            else numpy.zeros((0, self.dim), numpy.float32)
+        )
 
     def query(self, vectors: numpy.ndarray, n: int, n_threads: int = 1) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """Find the `n` nearest names of each query vector: the names of the nearest stored vectors, a vector's
@@ -119,7 +130,9 @@ class AnnoyNameIndex:
 
         def search(rows: range) -> None:
             for row in rows:
-                found, dists = annoy.get_nns_by_vector(vectors[row], n_vectors, search_k=self.search_k, include_distances=True)
+                found, dists = annoy.get_nns_by_vector(
+                    vectors[row], n_vectors, search_k=self.search_k, include_distances=True
+                )
                 ids[row, : len(found)] = found
                 sims[row, : len(found)] = 1.0 - numpy.square(numpy.asarray(dists, dtype=numpy.float32)) / 2.0
 
@@ -135,7 +148,10 @@ class AnnoyNameIndex:
 
     def item_vector(self, item: int) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the vector of one name (row)."""
-        return numpy.asarray(self._require().get_item_vector(int(self.rows.row_vectors[item]) if self._shared else int(item)), dtype=numpy.float32)
+        return numpy.asarray(
+            self._require().get_item_vector(int(self.rows.row_vectors[item]) if self._shared else int(item)),
+            dtype=numpy.float32,
+        )
 
     def _stored(self, items: numpy.ndarray) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the stored vector of each name (the names themselves where each has its own)."""
@@ -201,18 +217,27 @@ class AnnoyNameIndex:
         except (ValueError, KeyError, TypeError) as err:
             raise ArtifactError(meta_path, f"not valid index metadata ({err})", REBUILD) from None
         if version != ARTIFACT_FORMAT_VERSION:
-            raise ArtifactError(meta_path, f"index format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", REBUILD)
+            raise ArtifactError(
+                meta_path, f"index format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", REBUILD
+            )
         size = path.stat().st_size
         if size != expected_size:
-            raise ArtifactError(path, f"is {size} bytes, its metadata says {expected_size} (truncated or replaced)", REBUILD)
+            raise ArtifactError(
+                path, f"is {size} bytes, its metadata says {expected_size} (truncated or replaced)", REBUILD
+            )
         if stored_dim != dim:
-            raise ArtifactError(path, f"was built with {stored_dim}-d vectors, the encoder makes {dim}-d vectors", REBUILD)
+            raise ArtifactError(
+                path, f"was built with {stored_dim}-d vectors, the encoder makes {dim}-d vectors", REBUILD
+            )
         if stored_items != n_items:
             raise ArtifactError(path, f"holds {stored_items} names, the reference set has {n_items}", REBUILD)
         rows = _load_rows(Path(str(path) + ROWS_SUFFIX), n_items, n_vectors) if shared else None
         if rows is None and n_vectors != n_items:
-            raise ArtifactError(meta_path, f"says {n_vectors} vectors for {n_items} names without a map of which names "
-                                           "share them", REBUILD)
+            raise ArtifactError(
+                meta_path,
+                f"says {n_vectors} vectors for {n_items} names without a map of which names share them",
+                REBUILD,
+            )
         saved_search_k = int(meta.get("search_k", -1) if search_k is None else search_k)
         index = cls(dim, n_trees=int(meta.get("n_trees", 0)), search_k=saved_search_k, seed=int(meta.get("seed", 0)))
         annoy = AnnoyIndex(dim, "angular")
@@ -227,7 +252,9 @@ class AnnoyNameIndex:
         index._set_rows(VectorRows.identity(n_items) if rows is None else rows)
         region = _annoy_region(annoy, path, size, mapped_before)
         # Without Annoy's own mapping in view, the file is mapped a second time (a mapping numpy owns).
-        index._file_bytes = region if region is not None else numpy.memmap(path, dtype=numpy.uint8, mode="r", shape=(size,))
+        index._file_bytes = (
+            region if region is not None else numpy.memmap(path, dtype=numpy.uint8, mode="r", shape=(size,))
+        )
         index._vectors = _item_vector_view(annoy, dim, n_vectors, index._file_bytes)
         return index
 
@@ -246,8 +273,12 @@ def _load_rows(path: Path, n_items: int, n_vectors: int) -> VectorRows:
     """RETURNS (VectorRows): the names of each stored vector, read from `path` (an ArtifactError naming it when it
     is missing or does not fit)."""
     if not path.exists():
-        raise ArtifactError(path, f"not found: the index stores {n_vectors} vectors for {n_items} names and this file "
-                                  "says which names share each", REBUILD)
+        raise ArtifactError(
+            path,
+            f"not found: the index stores {n_vectors} vectors for {n_items} names and this file "
+            "says which names share each",
+            REBUILD,
+        )
     try:
         return VectorRows.from_arrays(load_npz(path), n_items, n_vectors)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
@@ -260,7 +291,12 @@ class _MappedRegion:
 
     def __init__(self, owner: AnnoyIndex, start: int, length: int) -> None:
         self.owner = owner
-        self.__array_interface__: Dict[str, Any] = {"shape": (length,), "typestr": "|u1", "data": (start, True), "version": 3}
+        self.__array_interface__: Dict[str, Any] = {
+            "shape": (length,),
+            "typestr": "|u1",
+            "data": (start, True),
+            "version": 3,
+        }
 
 
 def _file_mappings(path: Path) -> Set[Tuple[int, int]]:
@@ -281,7 +317,9 @@ def _file_mappings(path: Path) -> Set[Tuple[int, int]]:
     return found
 
 
-def _annoy_region(annoy: AnnoyIndex, path: Path, size: int, mapped_before: Set[Tuple[int, int]]) -> Optional[numpy.ndarray]:
+def _annoy_region(
+    annoy: AnnoyIndex, path: Path, size: int, mapped_before: Set[Tuple[int, int]]
+) -> Optional[numpy.ndarray]:
     """RETURNS (Optional[numpy.ndarray]): the bytes of the one mapping of `path` that appeared while Annoy
     loaded it, or None if there is not exactly one (another platform, or another thread mapping it too)."""
     new = _file_mappings(path) - mapped_before
@@ -312,4 +350,4 @@ def _write_bytes(data: numpy.ndarray, path: Path, chunk: int = 1 << 26) -> None:
     """Write a byte array to a new file in chunks (a mapped file is not read into memory whole)."""
     with open(path, "xb") as file_:
         for start in range(0, len(data), chunk):
-            file_.write(numpy.ascontiguousarray(data[start:start + chunk]).data)
+            file_.write(numpy.ascontiguousarray(data[start : start + chunk]).data)

@@ -14,6 +14,7 @@ asks the kernel to read the whole files into the page cache in one sequential pa
 linker is loaded: loading does not wait, the resident set does not grow (a page counts once a query touches it), and
 the page cache gives the memory back to other programs when they need it. Set `NSEEN_PREFETCH=none` to turn it off.
 """
+
 import ctypes
 import ctypes.util
 import mmap
@@ -74,8 +75,11 @@ def advise_random_region(start: int, length: int) -> bool:
 def prefetch_enabled() -> bool:
     """RETURNS (bool): whether `prefetch` reads ahead (the platform has `posix_fadvise` and `NSEEN_PREFETCH` is not
     "none"; read at each call)."""
-    return (POSIX_FADV_WILLNEED is not None and hasattr(os, "posix_fadvise")
-            and os.environ.get(PREFETCH_VARIABLE, "willneed").strip().lower() != "none")
+    return (
+        POSIX_FADV_WILLNEED is not None
+        and hasattr(os, "posix_fadvise")
+        and os.environ.get(PREFETCH_VARIABLE, "willneed").strip().lower() != "none"
+    )
 
 
 def advise_will_need(path: Union[str, Path]) -> bool:
@@ -93,7 +97,9 @@ def advise_will_need(path: Union[str, Path]) -> bool:
         return False
     try:
         size = os.fstat(descriptor).st_size
-        for offset in range(0, size, PREFETCH_CHUNK):  # one call for the whole file reads only its start on some kernels
+        for offset in range(
+            0, size, PREFETCH_CHUNK
+        ):  # one call for the whole file reads only its start on some kernels
             os.posix_fadvise(descriptor, offset, PREFETCH_CHUNK, POSIX_FADV_WILLNEED)  # type: ignore[arg-type]
     except OSError:
         return False
@@ -110,7 +116,8 @@ def prefetch(paths: Iterable[Union[str, Path]]) -> Optional[threading.Thread]:
     if not prefetch_enabled():
         return None
     files = [Path(path) for path in paths]
-    thread = threading.Thread(target=lambda: [advise_will_need(path) for path in files], name="nseen-prefetch",
-                              daemon=True)
+    thread = threading.Thread(
+        target=lambda: [advise_will_need(path) for path in files], name="nseen-prefetch", daemon=True
+    )
     thread.start()
     return thread

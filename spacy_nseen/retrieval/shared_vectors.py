@@ -10,6 +10,7 @@ The TF-IDF indexes (`char_tfidf`, `word_tfidf`) share rows the same way: names w
 (or the same terms) have one stored TF-IDF row, and `best_rows` turns a search over the stored rows into the
 ranking a search over every name gives.
 """
+
 from typing import Dict, Hashable, List, Sequence, Tuple
 
 import numpy
@@ -56,7 +57,11 @@ class VectorRows:
         """RETURNS (VectorRows): the map with its CSR built from the row → vector array."""
         row_vectors = numpy.asarray(row_vectors, dtype=numpy.int32)
         rows = numpy.argsort(row_vectors, kind="stable").astype(numpy.int32)
-        counts = numpy.bincount(row_vectors, minlength=n_vectors) if len(row_vectors) else numpy.zeros(n_vectors, numpy.int64)
+        counts = (
+            numpy.bincount(row_vectors, minlength=n_vectors)
+            if len(row_vectors)
+            else numpy.zeros(n_vectors, numpy.int64)
+        )
         indptr = numpy.zeros(n_vectors + 1, dtype=numpy.int32)
         numpy.cumsum(counts, out=indptr[1:])
         return cls(row_vectors, indptr, rows)
@@ -117,7 +122,9 @@ class VectorRows:
         out_sims[query[keep], place[keep]] = numpy.repeat(values, counts)[keep]
         return out_rows, out_sims
 
-    def best_rows(self, vector_ids: numpy.ndarray, scores: numpy.ndarray, k: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def best_rows(
+        self, vector_ids: numpy.ndarray, scores: numpy.ndarray, k: int
+    ) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The k best name rows of each query's k best vectors, by score, then lower row first: the ranking a
         search over the rows themselves gives, when the vectors were ranked by score, then lower vector id
         (vectors are numbered in order of their first row, as `from_keys` does, so every vector ranked above a
@@ -157,6 +164,8 @@ class VectorRows:
             raise ValueError(f"maps {len(row_vectors)} names, the reference set has {n_rows}")
         if len(indptr) != n_vectors + 1 or (n_vectors and (indptr[0] != 0 or indptr[-1] != n_rows)):
             raise ValueError(f"describes {len(indptr) - 1} vectors, the index stores {n_vectors}")
-        if n_rows and (row_vectors.min() < 0 or row_vectors.max() >= n_vectors or rows.min() < 0 or rows.max() >= n_rows):
+        if n_rows and (
+            row_vectors.min() < 0 or row_vectors.max() >= n_vectors or rows.min() < 0 or rows.max() >= n_rows
+        ):
             raise ValueError("holds a row or vector id out of range")
         return cls(row_vectors, indptr, rows)

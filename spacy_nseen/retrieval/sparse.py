@@ -14,6 +14,7 @@ rest, e.g. 16 bits for 35k character n-grams, 13 bits for 300k words), plus one 
 to the matrix it returns. When a count does not fit (or there are 2^31 non-zeros), the entries are uint64.
 The same class holds the transposed matrix (terms × names: the postings of an inverted index).
 """
+
 import itertools
 from array import array
 from pathlib import Path
@@ -26,13 +27,15 @@ from ..errors import ArtifactError
 from .shared_vectors import VectorRows
 
 
-def count_matrix(indices: Union[array, numpy.ndarray], indptr: Union[array, numpy.ndarray], shape: Tuple[int, int]
-                 ) -> sp.csr_matrix:
+def count_matrix(
+    indices: Union[array, numpy.ndarray], indptr: Union[array, numpy.ndarray], shape: Tuple[int, int]
+) -> sp.csr_matrix:
     """RETURNS (sp.csr_matrix): float32 term counts from the flat term ids of the rows (int32) and the rows'
     starts (int64): a term repeated in a row counts once per occurrence."""
     idx = numpy.asarray(indices, dtype=numpy.int32) if len(indices) else numpy.zeros(0, numpy.int32)
-    counts = sp.csr_matrix((numpy.ones(len(idx), dtype=numpy.float32), idx, numpy.asarray(indptr, dtype=numpy.int64)),
-                           shape=shape)
+    counts = sp.csr_matrix(
+        (numpy.ones(len(idx), dtype=numpy.float32), idx, numpy.asarray(indptr, dtype=numpy.int64)), shape=shape
+    )
     counts.sum_duplicates()
     return counts
 
@@ -64,8 +67,9 @@ def smooth_idf(counts: sp.csr_matrix, row_sizes: Optional[numpy.ndarray] = None)
     return (numpy.log((1.0 + n_names) / (1.0 + df)) + 1.0).astype(numpy.float32)
 
 
-def fit_terms(rows: Iterable[Iterable[str]], row_sizes: Optional[numpy.ndarray] = None
-              ) -> Tuple[Dict[str, int], sp.csr_matrix, numpy.ndarray]:
+def fit_terms(
+    rows: Iterable[Iterable[str]], row_sizes: Optional[numpy.ndarray] = None
+) -> Tuple[Dict[str, int], sp.csr_matrix, numpy.ndarray]:
     """Fit a vocabulary to the terms of each name.
 
     rows (Iterable[Iterable[str]]): per name (or per stored row), its terms (repeats count).
@@ -97,8 +101,9 @@ def shared_rows(keys: Sequence[Hashable], share: bool = True) -> Tuple[Optional[
     return None, list(range(len(keys)))
 
 
-def smaller_storage(shared: Optional[VectorRows], counts: sp.csr_matrix, copies: int
-                    ) -> Tuple[Optional[VectorRows], sp.csr_matrix]:
+def smaller_storage(
+    shared: Optional[VectorRows], counts: sp.csr_matrix, copies: int
+) -> Tuple[Optional[VectorRows], sp.csr_matrix]:
     """Keep names sharing rows only where that makes the index smaller.
 
     A repeated row would store its entries `copies` times (name matrix, postings: 4 bytes each) and an offset and
@@ -153,8 +158,12 @@ PAIR_BLOCK = 16384  # candidate rows scored per sparse pass (bounds the temporar
 POSTINGS_BLOCK = 1024  # queries whose terms' postings are rebuilt together (rounded to whole chunks)
 
 
-def pair_cosines(queries: sp.csr_matrix, names: "Union[sp.csr_matrix, TfMatrix]",
-                 name_indices: Sequence[Sequence[int]], shared: Optional[VectorRows] = None) -> List[numpy.ndarray]:
+def pair_cosines(
+    queries: sp.csr_matrix,
+    names: "Union[sp.csr_matrix, TfMatrix]",
+    name_indices: Sequence[Sequence[int]],
+    shared: Optional[VectorRows] = None,
+) -> List[numpy.ndarray]:
     """Cosine of each query row with its candidate name rows, in sparse passes over blocks of candidates.
 
     queries (sp.csr_matrix): one L2-normalised row per query.
@@ -175,12 +184,15 @@ def pair_cosines(queries: sp.csr_matrix, names: "Union[sp.csr_matrix, TfMatrix]"
     for start in range(0, len(flat), PAIR_BLOCK):
         block = slice(start, start + PAIR_BLOCK)
         candidates = names[flat[block]] if isinstance(names, sp.spmatrix) else names.rows(flat[block])
-        scores[block] = numpy.asarray(queries[owners[block]].multiply(candidates).sum(axis=1), dtype=numpy.float32).ravel()
+        scores[block] = numpy.asarray(
+            queries[owners[block]].multiply(candidates).sum(axis=1), dtype=numpy.float32
+        ).ravel()
     return numpy.split(scores, numpy.cumsum(lengths)[:-1]) if len(lengths) else []
 
 
-def local_postings(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]"
-                   ) -> Tuple[sp.csr_matrix, sp.csr_matrix]:
+def local_postings(
+    queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]"
+) -> Tuple[sp.csr_matrix, sp.csr_matrix]:
     """The queries and the postings (terms × names) restricted to the terms the queries use.
 
     The queries' columns are renumbered in their sorted order, which keeps every row's order of terms, so
@@ -192,13 +204,16 @@ def local_postings(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMat
         return queries, postings
     queries = sp.csr_matrix(queries)
     terms = numpy.unique(queries.indices)
-    local = sp.csr_matrix((queries.data, numpy.searchsorted(terms, queries.indices).astype(queries.indices.dtype),
-                           queries.indptr), shape=(queries.shape[0], len(terms)))
+    local = sp.csr_matrix(
+        (queries.data, numpy.searchsorted(terms, queries.indices).astype(queries.indices.dtype), queries.indptr),
+        shape=(queries.shape[0], len(terms)),
+    )
     return local, postings.rows(terms)
 
 
-def postings_products(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]", chunk_size: int
-                      ) -> Iterator[Tuple[int, sp.csr_matrix]]:
+def postings_products(
+    queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, TfMatrix]", chunk_size: int
+) -> Iterator[Tuple[int, sp.csr_matrix]]:
     """`queries[start:start + chunk_size] @ postings` (terms × names) for each chunk, with its start.
 
     A TfMatrix's postings are rebuilt (`local_postings`) once per block of POSTINGS_BLOCK queries (whole
@@ -208,13 +223,14 @@ def postings_products(queries: sp.csr_matrix, postings: "Union[sp.csr_matrix, Tf
     q_block, p_block = queries, postings
     for start in range(0, queries.shape[0], chunk_size):
         if start % block == 0:
-            q_block, p_block = local_postings(queries[start:start + block], postings)
+            q_block, p_block = local_postings(queries[start : start + block], postings)
         offset = start % block
-        yield start, q_block[offset:offset + chunk_size] @ p_block
+        yield start, q_block[offset : offset + chunk_size] @ p_block
 
 
-def top_k_postings(queries: sp.csr_matrix, postings_t: "Union[sp.csr_matrix, TfMatrix]", k: int, chunk_size: int = 256
-                   ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+def top_k_postings(
+    queries: sp.csr_matrix, postings_t: "Union[sp.csr_matrix, TfMatrix]", k: int, chunk_size: int = 256
+) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """The k best names per query by the dot product with the (terms × names) postings, best first
     (ties: lower name index first; every name tied with the k-th is ranked, as a full sort would); -1 / 0.0
     where fewer names share a term. The search of `token_index` and of `exact_fill`.
@@ -241,22 +257,43 @@ def top_k_postings(queries: sp.csr_matrix, postings_t: "Union[sp.csr_matrix, TfM
     return out_idx, out_score
 
 
-def check_csr_arrays(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
-                     path: Path, what: str, fix: str) -> None:
+def check_csr_arrays(
+    data: numpy.ndarray,
+    indices: numpy.ndarray,
+    indptr: numpy.ndarray,
+    shape: Tuple[int, ...],
+    path: Path,
+    what: str,
+    fix: str,
+) -> None:
     """Raise ArtifactError naming `path` and `what` ("its ... disagree") when the arrays cannot form a valid
     CSR matrix of `shape`: scipy would not check the indices, and an index out of range would crash a product."""
     n_rows, n_cols = (int(x) for x in shape)
-    if (indptr.shape != (n_rows + 1,) or len(data) != len(indices) or int(indptr[0]) != 0 or int(indptr[-1]) != len(data)
-            or (n_rows and numpy.diff(indptr).min() < 0) or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < n_cols)):
+    if (
+        indptr.shape != (n_rows + 1,)
+        or len(data) != len(indices)
+        or int(indptr[0]) != 0
+        or int(indptr[-1]) != len(data)
+        or (n_rows and numpy.diff(indptr).min() < 0)
+        or (len(indices) and not 0 <= int(indices.min()) <= int(indices.max()) < n_cols)
+    ):
         raise ArtifactError(path, f"its {what} disagree (truncated or foreign file)", fix)
 
 
-def checked_csr(data: numpy.ndarray, indices: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, ...],
-                path: Path, what: str, fix: str) -> sp.csr_matrix:
+def checked_csr(
+    data: numpy.ndarray,
+    indices: numpy.ndarray,
+    indptr: numpy.ndarray,
+    shape: Tuple[int, ...],
+    path: Path,
+    what: str,
+    fix: str,
+) -> sp.csr_matrix:
     """A CSR matrix over saved (memory-mapped) arrays, not copied; ArtifactError as `check_csr_arrays`."""
     check_csr_arrays(data, indices, indptr, shape, path, what, fix)
     n_rows, n_cols = (int(x) for x in shape)
     return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols), copy=False)
+
 
 _csr_row_index: Optional[Callable[..., None]]
 try:  # scipy's C++ row gather (what `csr_matrix[rows]` runs): copies each selected row's range at once.
@@ -306,8 +343,17 @@ class TfMatrix:
     by_name (bool): rows are names and columns terms (the name matrix); False: rows are terms (postings).
     """
 
-    def __init__(self, entries: numpy.ndarray, indptr: numpy.ndarray, shape: Tuple[int, int], idf: numpy.ndarray,
-                 inv_norm: numpy.ndarray, *, by_name: bool, sublinear_tf: bool = False) -> None:
+    def __init__(
+        self,
+        entries: numpy.ndarray,
+        indptr: numpy.ndarray,
+        shape: Tuple[int, int],
+        idf: numpy.ndarray,
+        inv_norm: numpy.ndarray,
+        *,
+        by_name: bool,
+        sublinear_tf: bool = False,
+    ) -> None:
         # numpy.asarray: plain views of memory-mapped arrays (numpy.memmap's indexing is slower), not copies.
         self.entries = numpy.asarray(entries)
         self.indptr = numpy.asarray(indptr)
@@ -319,8 +365,15 @@ class TfMatrix:
         self.sublinear_tf = sublinear_tf
 
     @classmethod
-    def from_counts(cls, counts: sp.csr_matrix, idf: numpy.ndarray, inv_norm: numpy.ndarray, *, by_name: bool,
-                    sublinear_tf: bool = False) -> "TfMatrix":
+    def from_counts(
+        cls,
+        counts: sp.csr_matrix,
+        idf: numpy.ndarray,
+        inv_norm: numpy.ndarray,
+        *,
+        by_name: bool,
+        sublinear_tf: bool = False,
+    ) -> "TfMatrix":
         """RETURNS (TfMatrix): the packed form of a CSR matrix of whole-number counts >= 1 (indices sorted)."""
         data = counts.data
         if counts.nnz and (data.min() < 1 or (data != numpy.round(data)).any()):
@@ -329,14 +382,25 @@ class TfMatrix:
         width = entry_width(counts.shape[1], max_tf, counts.nnz)
         unsigned, signed = (numpy.uint32, numpy.int32) if width == 32 else (numpy.uint64, numpy.int64)
         entries = counts.indices.astype(unsigned) | (data.astype(unsigned) << unsigned(column_bits(counts.shape[1])))
-        return cls(entries, counts.indptr.astype(signed), counts.shape, idf, inv_norm, by_name=by_name,
-                   sublinear_tf=sublinear_tf)
+        return cls(
+            entries,
+            counts.indptr.astype(signed),
+            counts.shape,
+            idf,
+            inv_norm,
+            by_name=by_name,
+            sublinear_tf=sublinear_tf,
+        )
 
     @classmethod
     def empty(cls) -> "TfMatrix":
         """RETURNS (TfMatrix): the matrix of no names (an index not fitted yet)."""
-        return cls.from_counts(sp.csr_matrix(numpy.zeros((0, 0), dtype=numpy.uint8)), numpy.zeros((0,), dtype=numpy.float32),
-                               numpy.zeros(0, numpy.float32), by_name=True)
+        return cls.from_counts(
+            sp.csr_matrix(numpy.zeros((0, 0), dtype=numpy.uint8)),
+            numpy.zeros((0,), dtype=numpy.float32),
+            numpy.zeros(0, numpy.float32),
+            by_name=True,
+        )
 
     @classmethod
     def fit(cls, counts: sp.csr_matrix, idf: numpy.ndarray, sublinear_tf: bool = False) -> "TfMatrix":
@@ -389,22 +453,41 @@ class TfMatrix:
         """RETURNS (TfMatrix): the transposed counts (names × terms ↔ terms × names), indices sorted."""
         t = self.counts().T.tocsr()
         t.sort_indices()
-        return TfMatrix.from_counts(t, self.idf, self.inv_norm, by_name=not self.by_name, sublinear_tf=self.sublinear_tf)
+        return TfMatrix.from_counts(
+            t, self.idf, self.inv_norm, by_name=not self.by_name, sublinear_tf=self.sublinear_tf
+        )
 
     def arrays(self, prefix: str) -> Dict[str, numpy.ndarray]:
         """RETURNS (Dict[str, numpy.ndarray]): `{prefix}entries` and `{prefix}indptr`, to save."""
         return {f"{prefix}entries": self.entries, f"{prefix}indptr": self.indptr}
 
     @classmethod
-    def from_arrays(cls, stored: Dict[str, numpy.ndarray], prefix: str, shape: Tuple[int, int], idf: numpy.ndarray,
-                    inv_norm: numpy.ndarray, *, by_name: bool, sublinear_tf: bool, path: Path, what: str,
-                    fix: str) -> "TfMatrix":
+    def from_arrays(
+        cls,
+        stored: Dict[str, numpy.ndarray],
+        prefix: str,
+        shape: Tuple[int, int],
+        idf: numpy.ndarray,
+        inv_norm: numpy.ndarray,
+        *,
+        by_name: bool,
+        sublinear_tf: bool,
+        path: Path,
+        what: str,
+        fix: str,
+    ) -> "TfMatrix":
         """The matrix over saved (memory-mapped) arrays; ArtifactError naming `path` if they disagree."""
         entries, indptr = stored[f"{prefix}entries"], stored[f"{prefix}indptr"]
-        packed_types = ((numpy.dtype(numpy.uint32), numpy.dtype(numpy.int32)), (numpy.dtype(numpy.uint64), numpy.dtype(numpy.int64)))
+        packed_types = (
+            (numpy.dtype(numpy.uint32), numpy.dtype(numpy.int32)),
+            (numpy.dtype(numpy.uint64), numpy.dtype(numpy.int64)),
+        )
         if (entries.dtype, indptr.dtype) not in packed_types or entries.ndim != 1:
-            raise ArtifactError(path, f"its {what} have types {entries.dtype}, {indptr.dtype}, not packed term counts "
-                                "(foreign file)", fix)
+            raise ArtifactError(
+                path,
+                f"its {what} have types {entries.dtype}, {indptr.dtype}, not packed term counts (foreign file)",
+                fix,
+            )
         matrix = cls(entries, indptr, shape, idf, inv_norm, by_name=by_name, sublinear_tf=sublinear_tf)
         if not matrix._valid():
             raise ArtifactError(path, f"its {what} disagree (truncated or foreign file)", fix)
@@ -429,8 +512,9 @@ class TfMatrix:
         mask = entries.dtype.type((1 << self.col_bits) - 1)
         return numpy.bitwise_and(entries, mask).view(self.indptr.dtype)
 
-    def _gather(self, sel: numpy.ndarray, starts: numpy.ndarray, lengths: numpy.ndarray, indptr: numpy.ndarray
-                ) -> numpy.ndarray:
+    def _gather(
+        self, sel: numpy.ndarray, starts: numpy.ndarray, lengths: numpy.ndarray, indptr: numpy.ndarray
+    ) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the entries of the selected rows, concatenated."""
         n = int(indptr[-1])
         if _csr_row_index is not None:
@@ -441,8 +525,15 @@ class TfMatrix:
         positions = numpy.repeat(starts - indptr[:-1], lengths) + numpy.arange(n, dtype=indptr.dtype)
         return numpy.asarray(self.entries[positions])
 
-    def _build(self, entries: numpy.ndarray, indptr: numpy.ndarray, n_rows: int, sel: numpy.ndarray,
-               lengths: numpy.ndarray, inv_norm: Optional[numpy.ndarray]) -> sp.csr_matrix:
+    def _build(
+        self,
+        entries: numpy.ndarray,
+        indptr: numpy.ndarray,
+        n_rows: int,
+        sel: numpy.ndarray,
+        lengths: numpy.ndarray,
+        inv_norm: Optional[numpy.ndarray],
+    ) -> sp.csr_matrix:
         """RETURNS (sp.csr_matrix): the float32 rows of gathered `entries` (overwritten); `inv_norm` per entry
         for a name matrix (rows are names), None for postings (the columns are names)."""
         cols = self._columns(entries)
@@ -451,7 +542,9 @@ class TfMatrix:
             assert inv_norm is not None  # a name matrix is always built with its names' norms
             data = tfidf_values(tf, numpy.take(self.idf, cols), inv_norm, self.sublinear_tf)
         else:
-            data = tfidf_values(tf, numpy.repeat(self.idf[sel], lengths), numpy.take(self.inv_norm, cols), self.sublinear_tf)
+            data = tfidf_values(
+                tf, numpy.repeat(self.idf[sel], lengths), numpy.take(self.inv_norm, cols), self.sublinear_tf
+            )
         return sp.csr_matrix((data, cols, indptr), shape=(n_rows, self.shape[1]))
 
 
@@ -507,8 +600,9 @@ class NameCounts:
         """`pair_cosines` of each query with its candidate names (name rows, mapped to the stored rows)."""
         return pair_cosines(query_vectors, self.counts, name_indices, self.shared)
 
-    def ranked_names(self, row_ids: numpy.ndarray, scores: numpy.ndarray, k: int
-                     ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def ranked_names(
+        self, row_ids: numpy.ndarray, scores: numpy.ndarray, k: int
+    ) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The k best names of a search over the stored rows (ranked by score, then lower row): by score, then
         lower name, -1 / 0.0 where fewer (`VectorRows.best_rows`). Without shared rows the stored rows are the
         names, and the search's k columns are returned as they are."""
@@ -530,10 +624,11 @@ class NameCounts:
         if not present:
             self.shared = None
             return
-        arrays = {key[len(SHARED_PREFIX):]: stored[key] for key in present}
+        arrays = {key[len(SHARED_PREFIX) :]: stored[key] for key in present}
         try:
             n_names = len(arrays.get("row_vectors", ()))
             self.shared = VectorRows.from_arrays(arrays, n_names, self.counts.shape[0])
         except ValueError as err:
-            raise ArtifactError(path, f"its map of the names that share a row is unusable ({err}): truncated or "
-                                "foreign file", fix) from None
+            raise ArtifactError(
+                path, f"its map of the names that share a row is unusable ({err}): truncated or foreign file", fix
+            ) from None

@@ -8,6 +8,7 @@ shared file pages. Both are read-only `Mapping[str, int]`s (term → column id) 
 - `HashedTermVocab`: words of any length. Sorted 64-bit BLAKE2b hashes point to term ids; every hit is checked
   against the term's UTF-8 bytes, so a hash collision can never give a wrong id.
 """
+
 import hashlib
 from pathlib import Path
 from typing import Dict, Iterator, List, Mapping, Sequence, Tuple
@@ -98,9 +99,14 @@ class NgramVocab(Mapping[str, int]):
     @classmethod
     def from_arrays(cls, keys: numpy.ndarray, ids: numpy.ndarray, path: Path, fix: str) -> "NgramVocab":
         """The vocabulary over saved arrays; ArtifactError unless keys are sorted, unique and ids a permutation."""
-        if (keys.dtype != numpy.uint64 or ids.dtype != numpy.int32 or keys.shape != ids.shape or keys.ndim != 1
-                or (len(keys) and (int(keys[0]) == 0 or (keys[1:] <= keys[:-1]).any()))
-                or not numpy.array_equal(numpy.sort(ids), numpy.arange(len(ids)))):
+        if (
+            keys.dtype != numpy.uint64
+            or ids.dtype != numpy.int32
+            or keys.shape != ids.shape
+            or keys.ndim != 1
+            or (len(keys) and (int(keys[0]) == 0 or (keys[1:] <= keys[:-1]).any()))
+            or not numpy.array_equal(numpy.sort(ids), numpy.arange(len(ids)))
+        ):
             raise ArtifactError(path, "its n-gram vocabulary arrays disagree (truncated or foreign file)", fix)
         return cls(keys, ids)
 
@@ -146,7 +152,9 @@ class HashedTermVocab(Mapping[str, int]):
         if any(b"\n" in e for e in encoded):
             raise ValueError("terms cannot contain newlines")
         ends = numpy.cumsum([len(e) + 1 for e in encoded], dtype=numpy.int64)
-        offsets = numpy.zeros(len(encoded) + 1, dtype=numpy.uint32 if not len(ends) or ends[-1] < 1 << 32 else numpy.int64)
+        offsets = numpy.zeros(
+            len(encoded) + 1, dtype=numpy.uint32 if not len(ends) or ends[-1] < 1 << 32 else numpy.int64
+        )
         offsets[1:] = ends
         hashes = numpy.fromiter((term_hash(e) for e in encoded), dtype=numpy.uint64, count=len(encoded))
         order = numpy.argsort(hashes, kind="stable")
@@ -154,15 +162,30 @@ class HashedTermVocab(Mapping[str, int]):
         return cls(utf8, offsets, hashes[order], order.astype(numpy.int32))
 
     @classmethod
-    def from_arrays(cls, utf8: numpy.ndarray, offsets: numpy.ndarray, hashes: numpy.ndarray, ids: numpy.ndarray,
-                    path: Path, fix: str) -> "HashedTermVocab":
+    def from_arrays(
+        cls,
+        utf8: numpy.ndarray,
+        offsets: numpy.ndarray,
+        hashes: numpy.ndarray,
+        ids: numpy.ndarray,
+        path: Path,
+        fix: str,
+    ) -> "HashedTermVocab":
         """The vocabulary over saved arrays; ArtifactError when their sizes or order disagree."""
         n = len(ids)
-        if (utf8.dtype != numpy.uint8 or offsets.dtype not in (numpy.uint32, numpy.int64) or hashes.dtype != numpy.uint64
-                or ids.dtype != numpy.int32 or offsets.shape != (n + 1,) or hashes.shape != (n,) or int(offsets[0]) != 0
-                or int(offsets[-1]) != len(utf8) + (1 if n else 0)
-                or (n and (numpy.diff(offsets.astype(numpy.int64)) < 1).any())
-                or (n and (hashes[1:] < hashes[:-1]).any()) or not numpy.array_equal(numpy.sort(ids), numpy.arange(n))):
+        if (
+            utf8.dtype != numpy.uint8
+            or offsets.dtype not in (numpy.uint32, numpy.int64)
+            or hashes.dtype != numpy.uint64
+            or ids.dtype != numpy.int32
+            or offsets.shape != (n + 1,)
+            or hashes.shape != (n,)
+            or int(offsets[0]) != 0
+            or int(offsets[-1]) != len(utf8) + (1 if n else 0)
+            or (n and (numpy.diff(offsets.astype(numpy.int64)) < 1).any())
+            or (n and (hashes[1:] < hashes[:-1]).any())
+            or not numpy.array_equal(numpy.sort(ids), numpy.arange(n))
+        ):
             raise ArtifactError(path, "its term vocabulary arrays disagree (truncated or foreign file)", fix)
         return cls(utf8, offsets, hashes, ids)
 

@@ -14,6 +14,7 @@ UTF-8 bytes (`term_vocab.HashedTermVocab`).
 Format 3: names with the same terms share one stored row (`sparse.NameCounts`; the optional `shared_*` arrays),
 and the number of names of each term (`df`) is saved for the search that skips common terms.
 """
+
 import re
 import unicodedata
 from pathlib import Path
@@ -47,8 +48,17 @@ _WORD_RE = re.compile(r"[^\W_]+")
 # "vocab_offsets" (start of each term, then the end + 1), "vocab_hashes" (sorted) and "vocab_hash_ids".
 _VOCAB = ("vocab_utf8", "vocab_offsets", "vocab_hashes", "vocab_hash_ids")
 # The matrix (names × terms) and the inverted index (its transpose) as packed term counts (see sparse.TfMatrix).
-_ARRAYS = ("format_version", "idf", "df", "inv_norm", "entries", "indptr", "shape", "postings_entries",
-           "postings_indptr") + _VOCAB
+_ARRAYS = (
+    "format_version",
+    "idf",
+    "df",
+    "inv_norm",
+    "entries",
+    "indptr",
+    "shape",
+    "postings_entries",
+    "postings_indptr",
+) + _VOCAB
 REBUILD = "Rebuild the linker (nlp.initialize() or the project's index step) or copy its complete directory."
 
 
@@ -81,7 +91,9 @@ class NameTokenIndex(NameCounts):
         """
         terms = [name_terms(name) for name in names]
         shared, first_rows = shared_rows([tuple(sorted(t)) for t in terms], share_rows)
-        vocab, counts, self.idf = fit_terms((terms[row] for row in first_rows), None if shared is None else shared.sizes)
+        vocab, counts, self.idf = fit_terms(
+            (terms[row] for row in first_rows), None if shared is None else shared.sizes
+        )
         self.shared, counts = smaller_storage(shared, counts, copies=2)  # the name matrix and its postings
         self.vocab = HashedTermVocab.from_terms(list(vocab))
         self.df = document_frequency(counts, self.row_sizes).astype(numpy.int32)
@@ -109,7 +121,9 @@ class NameTokenIndex(NameCounts):
         """
         return self.search(self.transform(queries), k, chunk_size)
 
-    def search(self, query_vectors: sp.csr_matrix, k: int, chunk_size: int = 256) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def search(
+        self, query_vectors: sp.csr_matrix, k: int, chunk_size: int = 256
+    ) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """`top_k` for queries already vectorised by `transform`."""
         n_queries = query_vectors.shape[0]
         k = max(1, min(k, max(self.n_names, 1)))
@@ -145,12 +159,23 @@ class NameTokenIndex(NameCounts):
         """Save to one uncompressed, aligned `.npz` file (no pickle; memory-mapped by `from_disk`)."""
         vocab = self.vocab if isinstance(self.vocab, HashedTermVocab) else HashedTermVocab.from_terms(list(self.vocab))
         m = self.counts
-        save_npz(Path(path), {
-            "format_version": numpy.array([FORMAT_VERSION]), "vocab_utf8": vocab.utf8, "vocab_offsets": vocab.offsets,
-            "vocab_hashes": vocab.hashes, "vocab_hash_ids": vocab.ids, "idf": self.idf, "df": self.df,
-            "inv_norm": m.inv_norm, **m.arrays(""), "shape": numpy.array(m.shape, dtype=numpy.int64),
-            **self.postings.arrays("postings_"), **self.shared_arrays(),
-        })
+        save_npz(
+            Path(path),
+            {
+                "format_version": numpy.array([FORMAT_VERSION]),
+                "vocab_utf8": vocab.utf8,
+                "vocab_offsets": vocab.offsets,
+                "vocab_hashes": vocab.hashes,
+                "vocab_hash_ids": vocab.ids,
+                "idf": self.idf,
+                "df": self.df,
+                "inv_norm": m.inv_norm,
+                **m.arrays(""),
+                "shape": numpy.array(m.shape, dtype=numpy.int64),
+                **self.postings.arrays("postings_"),
+                **self.shared_arrays(),
+            },
+        )
 
     @classmethod
     def from_disk(cls, path: Union[str, Path]) -> "NameTokenIndex":
@@ -175,21 +200,45 @@ class NameTokenIndex(NameCounts):
         self.idf = numpy.asarray(stored["idf"], dtype=numpy.float32)
         self.df = numpy.asarray(stored["df"])
         inv_norm = stored["inv_norm"]
-        if (len(shape) != 2 or len(self.vocab) != shape[1] or self.idf.shape != (shape[1],)
-                or self.df.shape != (shape[1],) or self.df.dtype.kind not in "iu"
-                or inv_norm.dtype != numpy.float32 or inv_norm.shape != (shape[0],)):
+        if (
+            len(shape) != 2
+            or len(self.vocab) != shape[1]
+            or self.idf.shape != (shape[1],)
+            or self.df.shape != (shape[1],)
+            or self.df.dtype.kind not in "iu"
+            or inv_norm.dtype != numpy.float32
+            or inv_norm.shape != (shape[0],)
+        ):
             raise ArtifactError(path, "vocabulary, idf, norms and matrix sizes disagree", REBUILD)
-        self.counts = TfMatrix.from_arrays(stored, "", shape, self.idf, inv_norm, by_name=True, sublinear_tf=False,
-                                           path=path, what="sparse matrix arrays", fix=REBUILD)
-        self._postings = TfMatrix.from_arrays(stored, "postings_", (shape[1], shape[0]), self.idf, inv_norm,
-                                              by_name=False, sublinear_tf=False, path=path, what="postings arrays",
-                                              fix=REBUILD)
+        self.counts = TfMatrix.from_arrays(
+            stored,
+            "",
+            shape,
+            self.idf,
+            inv_norm,
+            by_name=True,
+            sublinear_tf=False,
+            path=path,
+            what="sparse matrix arrays",
+            fix=REBUILD,
+        )
+        self._postings = TfMatrix.from_arrays(
+            stored,
+            "postings_",
+            (shape[1], shape[0]),
+            self.idf,
+            inv_norm,
+            by_name=False,
+            sublinear_tf=False,
+            path=path,
+            what="postings arrays",
+            fix=REBUILD,
+        )
         self.load_shared(stored, path, REBUILD)
         return self
 
     def _weight(self, counts: sp.csr_matrix) -> sp.csr_matrix:
         return l2_tfidf(counts, self.idf)
-
 
 
 def _check_version(stored: Mapping[str, numpy.ndarray], path: Path) -> None:
@@ -198,6 +247,9 @@ def _check_version(stored: Mapping[str, numpy.ndarray], path: Path) -> None:
         raise ArtifactError(path, "has no format version: it is not a name token index", REBUILD)
     version = int(stored["format_version"][0])
     if version != FORMAT_VERSION:
-        raise ArtifactError(path, f"name token index format version {version} is not {FORMAT_VERSION} (this version "
-                            "stores term counts, one row for names with the same terms): the file is from another spacy_nseen version",
-                            REBUILD)
+        raise ArtifactError(
+            path,
+            f"name token index format version {version} is not {FORMAT_VERSION} (this version "
+            "stores term counts, one row for names with the same terms): the file is from another spacy_nseen version",
+            REBUILD,
+        )

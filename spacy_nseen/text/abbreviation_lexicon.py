@@ -10,6 +10,7 @@ On disk: JSON `{"format": FORMAT, "version": VERSION, "source": ..., "settings":
 "abbreviations": {short: [long form, articles defining it so, articles defining the short form]}}`. Nothing is
 unpickled.
 """
+
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,8 +22,10 @@ from .abbreviations import abbreviation_map
 
 FORMAT = "spacy_nseen.abbreviation_lexicon"
 VERSION = 1
-REBUILD = ("Rebuild it with `python -m training.data.build_abbreviations` (a pipeline's copy: load the pipeline and "
-           "save it again with nlp.to_disk())")
+REBUILD = (
+    "Rebuild it with `python -m training.data.build_abbreviations` (a pipeline's copy: load the pipeline and "
+    "save it again with nlp.to_disk())"
+)
 
 
 @dataclass
@@ -39,8 +42,9 @@ class AbbreviationLexicon:
     settings: Dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def from_documents(cls, documents: Iterable[Sequence[str]], *, min_documents: int = 1, min_share: float = 0.5,
-                       source: str = "") -> "AbbreviationLexicon":
+    def from_documents(
+        cls, documents: Iterable[Sequence[str]], *, min_documents: int = 1, min_share: float = 0.5, source: str = ""
+    ) -> "AbbreviationLexicon":
         """Mine the lexicon from documents (each a sequence of texts, e.g. the captions of one article).
 
         Each document votes once per short form, for the long form it uses most (compared case-insensitively;
@@ -65,8 +69,9 @@ class AbbreviationLexicon:
             if n >= min_documents and n >= min_share * total:
                 spelling = max(spellings[(short, key)].items(), key=lambda kv: (kv[1], kv[0]))[0]
                 entries[short] = (spelling, n, total)
-        return cls(dict(sorted(entries.items())), n_documents, source,
-                   {"min_documents": min_documents, "min_share": min_share})
+        return cls(
+            dict(sorted(entries.items())), n_documents, source, {"min_documents": min_documents, "min_share": min_share}
+        )
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -84,16 +89,22 @@ class AbbreviationLexicon:
         return {short: entry[0] for short, entry in self.entries.items()}
 
     def to_dict(self) -> Dict[str, object]:
-        return {"format": FORMAT, "version": VERSION, "source": self.source, "settings": self.settings,
-                "documents": self.documents,
-                "abbreviations": {short: list(entry) for short, entry in self.entries.items()}}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "source": self.source,
+            "settings": self.settings,
+            "documents": self.documents,
+            "abbreviations": {short: list(entry) for short, entry in self.entries.items()},
+        }
 
     def to_disk(self, path: Union[str, Path]) -> None:
         """Write the lexicon as JSON (byte-identical for the same lexicon)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=0, sort_keys=True) + "\n",
-                        encoding="utf8")
+        path.write_text(
+            json.dumps(self.to_dict(), ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf8"
+        )
 
     @classmethod
     def from_disk(cls, path: Union[str, Path]) -> "AbbreviationLexicon":
@@ -104,20 +115,25 @@ class AbbreviationLexicon:
         try:
             data = json.loads(path.read_text(encoding="utf8"))
         except (OSError, UnicodeDecodeError, ValueError) as e:
-            raise ArtifactError(path, f"abbreviation lexicon truncated or not JSON ({type(e).__name__}: {e})",
-                                REBUILD) from e
+            raise ArtifactError(
+                path, f"abbreviation lexicon truncated or not JSON ({type(e).__name__}: {e})", REBUILD
+            ) from e
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ArtifactError(path, f"not an abbreviation lexicon (format {FORMAT!r})", REBUILD)
         if data.get("version") != VERSION:
-            raise ArtifactError(path, f"abbreviation lexicon version {data.get('version')!r}, this code reads "
-                                f"version {VERSION}", REBUILD)
+            raise ArtifactError(
+                path,
+                f"abbreviation lexicon version {data.get('version')!r}, this code reads version {VERSION}",
+                REBUILD,
+            )
         try:
-            entries = {str(short): (str(entry[0]), int(entry[1]), int(entry[2]))
-                       for short, entry in data["abbreviations"].items()}
+            entries = {
+                str(short): (str(entry[0]), int(entry[1]), int(entry[2]))
+                for short, entry in data["abbreviations"].items()
+            }
             return cls(entries, int(data["documents"]), str(data.get("source", "")), dict(data.get("settings", {})))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise ArtifactError(path, f"not a valid abbreviation lexicon ({type(e).__name__}: {e})",
-                                REBUILD) from None
+            raise ArtifactError(path, f"not a valid abbreviation lexicon ({type(e).__name__}: {e})", REBUILD) from None
 
 
 def _is_expansion(short: str, long_form: str) -> bool:

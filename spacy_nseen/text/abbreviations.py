@@ -5,6 +5,7 @@ biomedical text" (the detector scispaCy's linker uses). A mention that is a shor
 document (`chloroquine (CQ)` … `CQ`) can be linked through its long form; a figure caption often uses a short form
 that another caption of its article defines (`defined_long_forms`). Standard library only.
 """
+
 import re
 from collections import Counter
 from functools import lru_cache
@@ -40,12 +41,7 @@ def best_long_form(short: str, candidate: str) -> Optional[str]:
 
 
 def _is_short_form(text: str) -> bool:
-    return (
-        2 <= len(text) <= 10
-        and len(text.split()) <= 2
-        and text[0].isalnum()
-        and any(c.isalpha() for c in text)
-    )
+    return 2 <= len(text) <= 10 and len(text.split()) <= 2 and text[0].isalnum() and any(c.isalpha() for c in text)
 
 
 def find_abbreviations(text: str) -> List[Tuple[str, str]]:

@@ -4,6 +4,7 @@
 turns Greek letters into their names and `greek_to_letters` does the reverse.
 Dependency-free (standard library only).
 """
+
 import re
 from typing import Dict, List, Pattern
 
@@ -49,8 +50,18 @@ GREEK_VARIANT_FORMS: Dict[str, str] = {
 }
 # Lower-case letter -> the Latin letter HGNC gene symbols write for it (`HIF1A`, `GSK3B`, `PRKCQ` for PKCθ).
 GREEK_LATIN_LETTERS: Dict[str, str] = {
-    "α": "a", "β": "b", "γ": "g", "δ": "d", "ε": "e", "ζ": "z", "η": "h", "θ": "q", "ι": "i", "κ": "k",
-    "λ": "l", "μ": "m",
+    "α": "a",
+    "β": "b",
+    "γ": "g",
+    "δ": "d",
+    "ε": "e",
+    "ζ": "z",
+    "η": "h",
+    "θ": "q",
+    "ι": "i",
+    "κ": "k",
+    "λ": "l",
+    "μ": "m",
 }
 # Upper-case letter -> lower-case letter.
 GREEK_UPPER: Dict[str, str] = {letter.upper(): letter for letter in GREEK_LETTERS}

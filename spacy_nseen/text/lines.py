@@ -4,6 +4,7 @@ A reference set's names as Python strings take ~100 bytes each (ChEBI: 371k name
 joined by line breaks they take their length, and a memory-mapped buffer is shared between processes that load
 the same file. Only the names a search reads are decoded.
 """
+
 from array import array
 from typing import Iterable, Iterator, List, Sequence, Union, overload
 
@@ -98,7 +99,9 @@ class TextLines(Sequence[str]):
         gathered = numpy.full(int(ends[-1]), LINE_BREAK, dtype=numpy.uint8)
         filled = numpy.ones(len(gathered), dtype=bool)
         filled[ends - 1] = False
-        gathered[filled] = self._data[(numpy.arange(len(gathered)) - numpy.repeat(ends - lengths - starts, lengths))[filled]]
+        gathered[filled] = self._data[
+            (numpy.arange(len(gathered)) - numpy.repeat(ends - lengths - starts, lengths))[filled]
+        ]
         return str(gathered[:-1].data, "utf8", "surrogatepass").split("\n")
 
     def _decode(self, i: int) -> str:

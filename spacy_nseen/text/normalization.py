@@ -8,6 +8,7 @@ Two keys per string, from strict to loose:
 And one between them, the characters a "fold" encoder reads (`folded_text`): the strict key with Greek
 letters spelled out, punctuation and spaces kept, so `PLCγ2` gives `plc-gamma-2` and `Drp1` gives `drp1`.
 """
+
 import re
 import unicodedata
 

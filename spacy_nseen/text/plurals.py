@@ -1,4 +1,5 @@
 """The other grammatical number of a mention (`exact_fill="sparse"`: `amino acids` → `amino acid`)."""
+
 from typing import List
 
 

@@ -8,6 +8,7 @@ Greek letters out (`Protein kinase C delta type`, `nPKC-delta`, `IFN-gamma`) and
 - "spelled_greek": ascii_dashes, then Greek letters spelled out with "-" (`PKCδ` → `PKC-delta`);
 - "spelled_greek_joined": the same without a separator (`PKCδ` → `PKCdelta`).
 """
+
 import unicodedata
 from typing import List, Sequence
 

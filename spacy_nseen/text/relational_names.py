@@ -8,19 +8,57 @@ Heads that usually restate what the mention already is (`Akt kinase`, `Raf kinas
 A protein *like* the mention, a protease *for* it, or a fusion of it (`Ub-like protein`,
 `Ub-specific protease 30`, `UB fusion protein 1`: UFD1 for `Ub`) is another molecule too.
 """
+
 import re
 from typing import FrozenSet
 
 # Head nouns (and two-word heads) that make "X <head>" a different molecule from X.
-RELATIONAL_HEADS: FrozenSet[str] = frozenset({
-    "synthase", "synthetase", "ligase", "convertase", "receptor", "receptors", "ligand", "inhibitor", "activator",
-    "regulator", "modulator", "antagonist", "agonist", "substrate", "adaptor", "adapter", "transporter",
-    "exchanger", "chaperone", "homolog", "binding protein", "interacting protein", "associated protein",
-    "binding factor", "interacting factor", "associated factor", "activating protein", "activating enzyme",
-    "converting enzyme", "cleaving enzyme", "kinase kinase", "inducible protein", "induced protein",
-    "regulated protein", "responsive protein", "receptor kinase", "receptor ligand", "receptor antagonist",
-    "like protein", "specific protease", "specific peptidase", "fusion protein",
-})
+RELATIONAL_HEADS: FrozenSet[str] = frozenset(
+    {
+        "synthase",
+        "synthetase",
+        "ligase",
+        "convertase",
+        "receptor",
+        "receptors",
+        "ligand",
+        "inhibitor",
+        "activator",
+        "regulator",
+        "modulator",
+        "antagonist",
+        "agonist",
+        "substrate",
+        "adaptor",
+        "adapter",
+        "transporter",
+        "exchanger",
+        "chaperone",
+        "homolog",
+        "binding protein",
+        "interacting protein",
+        "associated protein",
+        "binding factor",
+        "interacting factor",
+        "associated factor",
+        "activating protein",
+        "activating enzyme",
+        "converting enzyme",
+        "cleaving enzyme",
+        "kinase kinase",
+        "inducible protein",
+        "induced protein",
+        "regulated protein",
+        "responsive protein",
+        "receptor kinase",
+        "receptor ligand",
+        "receptor antagonist",
+        "like protein",
+        "specific protease",
+        "specific peptidase",
+        "fusion protein",
+    }
+)
 # A trailing member number, letter or Greek letter of the related name (`… interacting protein 1`,
 # `… receptor 2A`, `NF-kappa-B inhibitor alpha`).
 _GREEK = "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega"
@@ -50,7 +88,7 @@ def relational_extension(mention: str, name: str) -> bool:
     query, full = normalized(mention), normalized(name)
     if not full.startswith(query + " "):
         return False
-    rest = full[len(query) + 1:]
+    rest = full[len(query) + 1 :]
     member = _MEMBER.search(rest)
     head = rest[: member.start()] if member is not None and member.start() > 0 else rest
     return head in RELATIONAL_HEADS

@@ -9,6 +9,7 @@ Two kinds, both common in figure captions and absent from the reference names:
   A stem names a family of a few entities, not one: the pairs step labels it below 1 and leaves out
   stems that are names of other entities (`ACVR1B` -> `ACVR1`, a protein of its own).
 """
+
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -37,7 +38,7 @@ def embedded_symbol(name: str) -> Optional[str]:
     if len(tokens) < 2:
         return None
     if len(tokens) >= 3 and len(tokens[-1]) == 1 and tokens[-1].isupper() and is_symbol_like(tokens[-2]):
-        return name[spans[-2][0]:spans[-1][1]]  # as written, so the form is always part of the name
+        return name[spans[-2][0] : spans[-1][1]]  # as written, so the form is always part of the name
     return tokens[-1] if is_symbol_like(tokens[-1]) else None
 
 
@@ -101,7 +102,9 @@ def reference_short_forms(
     rows = list(zip(names, name_entity))
     group_of = (lambda entity: 0) if entity_group is None else (lambda entity: int(entity_group[entity]))
     reference_names = {name.casefold() for name, _ in rows}
-    candidates = [(row, form, kind, int(entity)) for row, (name, entity) in enumerate(rows) for form, kind in short_forms(name)]
+    candidates = [
+        (row, form, kind, int(entity)) for row, (name, entity) in enumerate(rows) for form, kind in short_forms(name)
+    ]
     entities_of_stem: Dict[Tuple[str, int], Set[int]] = {}
     for _, form, kind, entity in candidates:
         if kind == STEM_KIND:
@@ -111,7 +114,10 @@ def reference_short_forms(
         key = form.casefold()
         if key in reference_names:
             continue
-        if kind == STEM_KIND and not min_stem_entities <= len(entities_of_stem[(key, group_of(entity))]) <= max_stem_entities:
+        if (
+            kind == STEM_KIND
+            and not min_stem_entities <= len(entities_of_stem[(key, group_of(entity))]) <= max_stem_entities
+        ):
             continue
         kept.append((row, form, kind))
     return kept

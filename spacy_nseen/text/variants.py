@@ -6,6 +6,7 @@ Domain variants seen in Bio-ID misses: Unicode dashes -> `-`, and Greek letters
 <-> their spelled-out names (`PLCγ2` <-> `PLC-gamma-2` / `PLCgamma2`,
 `IKKε` <-> `IKK-epsilon`).
 """
+
 from typing import Callable, Dict, List, Tuple
 
 from spacy_nseen.text.greek import (

@@ -1,6 +1,7 @@
 """The signals of the linker's fusion. Every module of this package is imported here, so a scoring signal
 registered with `@scoring_signal` (or a decision stage with `@decision_stage`) in a new module joins the fusion
 without an edit elsewhere."""
+
 import importlib
 import pkgutil
 
@@ -24,5 +25,15 @@ from ..settings import signal_weight_order as _order  # noqa: E402
 
 SCORING_SIGNALS.sort(key=lambda cls: _order(cls.weight_setting))
 
-__all__ = ["DECISIONS", "SCORING_SIGNALS", "Decision", "Pools", "Queries", "Signal", "Verdict", "decision_stage",
-           "scoring_signal", "verdict"]
+__all__ = [
+    "DECISIONS",
+    "SCORING_SIGNALS",
+    "Decision",
+    "Pools",
+    "Queries",
+    "Signal",
+    "Verdict",
+    "decision_stage",
+    "scoring_signal",
+    "verdict",
+]

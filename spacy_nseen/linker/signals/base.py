@@ -12,6 +12,7 @@ A *decision* stage (the NIL decision, `signals.nil`) reads the ranked result: `p
 is its probability that each mention's best entity is right; it is switched by one setting (`setting`) and
 registered with `@decision_stage`. The fusion is signals → ranking → decision (`Fusion.verdicts`).
 """
+
 from typing import Any, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Type, runtime_checkable
 
 import numpy
@@ -35,7 +36,9 @@ class Queries:
         `pool_names`, the reference names of the pool rows read so far (`pool_names`).
     """
 
-    def __init__(self, written: Sequence[str], texts: Sequence[str], contexts: Sequence[Optional[OrganismContext]]) -> None:
+    def __init__(
+        self, written: Sequence[str], texts: Sequence[str], contexts: Sequence[Optional[OrganismContext]]
+    ) -> None:
         self.written = list(written)
         self.texts = list(texts)
         self.contexts = list(contexts)
@@ -80,7 +83,9 @@ class ScoringSignal(Signal, Protocol):
 class RareTermSignal(Signal, Protocol):
     """A scoring signal with a cheap search over its rare terms only (what `exact_fill` uses)."""
 
-    def rare_candidates(self, queries: Queries, rows: Sequence[int], n: int, max_df: float) -> Tuple[Pools, List[numpy.ndarray]]:
+    def rare_candidates(
+        self, queries: Queries, rows: Sequence[int], n: int, max_df: float
+    ) -> Tuple[Pools, List[numpy.ndarray]]:
         """RETURNS: per row, the names sharing its rare terms (best first), and their scores over those terms."""
 
 

@@ -1,4 +1,5 @@
 """The character n-gram TF-IDF signal (BioSyn's sparse score): the cosine of (1,3)-gram TF-IDF vectors."""
+
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
@@ -37,7 +38,9 @@ class CharTfidfSignal:
         found, _ = self.tfidf.search(self._vectors(queries)[list(rows)], n, max_df=self.max_df)
         return [[int(i) for i in ids if i >= 0] for ids in found]
 
-    def rare_candidates(self, queries: Queries, rows: Sequence[int], n: int, max_df: float) -> Tuple[Pools, List[numpy.ndarray]]:
+    def rare_candidates(
+        self, queries: Queries, rows: Sequence[int], n: int, max_df: float
+    ) -> Tuple[Pools, List[numpy.ndarray]]:
         if max_df <= 0:
             return [[] for _ in rows], [numpy.zeros(0, dtype=numpy.float32) for _ in rows]
         ids, scores = self.tfidf.rare_top_k(self._vectors(queries)[list(rows)], n, max_df)

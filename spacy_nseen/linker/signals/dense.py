@@ -1,4 +1,5 @@
 """The dense signal (NSEEN): the cosine of the mention's encoder vector with each name's, searched with Annoy."""
+
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy
@@ -71,6 +72,6 @@ class DenseSignal:
             start = 0
             for values, count in zip(scores, counts):
                 if count:
-                    values[len(values) - count:] = sims[start:start + count]
+                    values[len(values) - count :] = sims[start : start + count]
                     start += count
         return scores

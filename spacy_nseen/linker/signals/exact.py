@@ -8,6 +8,7 @@ matches name several entities) and the entity prior (`exact_tie_break`), before 
 `exact_ranking` for their order). For `exact_fill`
 it also finds the names equal to the mention in the other grammatical number (`exact_fill.number_variants`).
 """
+
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
 
 import numpy
@@ -42,16 +43,22 @@ class ExactTier:
 
     name = EXACT
 
-    def __init__(self, exact_names: ExactNameIndex, reference_set: ReferenceSet, kind_priority: str,
-                 priors: Callable[[], Optional[numpy.ndarray]]) -> None:
+    def __init__(
+        self,
+        exact_names: ExactNameIndex,
+        reference_set: ReferenceSet,
+        kind_priority: str,
+        priors: Callable[[], Optional[numpy.ndarray]],
+    ) -> None:
         self.exact_names = exact_names
         self.reference_set = reference_set
         self.kind_priority = kind_priority
         self.priors = priors
         self.name_words = NameWords(reference_set)
 
-    def match(self, queries: Queries,
-              allowed: Callable[[Dict[int, int], Optional[OrganismContext]], Dict[int, int]]) -> None:
+    def match(
+        self, queries: Queries, allowed: Callable[[Dict[int, int], Optional[OrganismContext]], Dict[int, int]]
+    ) -> None:
         """Set `queries.exact`: per mention, its exactly matching name rows → tier, of the allowed organisms.
 
         A mention with a Greek letter and no exact match matches the names of its Latin-letter form at the loose
@@ -69,14 +76,20 @@ class ExactTier:
 
     def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
         """RETURNS: per mention, the tier of each pool name (0: not an exact match)."""
-        return [numpy.asarray([queries.exact[r].get(row, 0) for row in pool], dtype=numpy.int64) for r, pool in enumerate(pools)]
+        return [
+            numpy.asarray([queries.exact[r].get(row, 0) for row in pool], dtype=numpy.int64)
+            for r, pool in enumerate(pools)
+        ]
 
-    def keys(self, pool: List[int], exact: Dict[int, int], entities: numpy.ndarray,
-             mention: str = "") -> ExactKeys:
+    def keys(self, pool: List[int], exact: Dict[int, int], entities: numpy.ndarray, mention: str = "") -> ExactKeys:
         """RETURNS (ExactKeys): the rank keys of a pool's names (0 for a name that is not an exact match)."""
         size = len(pool)
-        keys = ExactKeys(numpy.zeros(size, dtype=numpy.int64), numpy.zeros(size, dtype=numpy.int64),
-                         numpy.zeros(size, dtype=numpy.int64), numpy.zeros(size, dtype=numpy.float64))
+        keys = ExactKeys(
+            numpy.zeros(size, dtype=numpy.int64),
+            numpy.zeros(size, dtype=numpy.int64),
+            numpy.zeros(size, dtype=numpy.int64),
+            numpy.zeros(size, dtype=numpy.float64),
+        )
         if exact:
             matched = [j for j, name_row in enumerate(pool) if name_row in exact]
             keys.tiers[matched] = [exact[pool[j]] for j in matched]
@@ -93,4 +106,6 @@ class ExactTier:
     def number_variant_candidates(self, mention: str, pool: List[int]) -> List[int]:
         """The name rows matching the other grammatical number of the mention exactly, not yet in the pool."""
         known = set(pool)
-        return [row for variant in number_variants(mention) for row in self.exact_names.lookup(variant) if row not in known]
+        return [
+            row for variant in number_variants(mention) for row in self.exact_names.lookup(variant) if row not in known
+        ]

@@ -1,4 +1,5 @@
 """The fuzzy string signal: ½ Indel + ½ Jaro-Winkler similarity of strict keys (rapidfuzz); it only scores."""
+
 from typing import List, Optional, Sequence
 
 import numpy

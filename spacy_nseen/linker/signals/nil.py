@@ -1,4 +1,5 @@
 """The NIL decision stage: the linker's `NilModel` on the features of its ranked answer (`nil_decision`)."""
+
 from typing import Any, Optional, Sequence
 
 import numpy
@@ -10,8 +11,12 @@ from ..nil_decision import FEATURES, NilModel, mention_features
 from .base import Queries, decision_stage
 
 
-def decision_features(linker: LinkerParts, mentions: Sequence[str], results: Sequence[Sequence[Candidate]],
-                      contexts: Optional[Sequence[Optional[OrganismContext]]] = None) -> numpy.ndarray:
+def decision_features(
+    linker: LinkerParts,
+    mentions: Sequence[str],
+    results: Sequence[Sequence[Candidate]],
+    contexts: Optional[Sequence[Optional[OrganismContext]]] = None,
+) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): the `mention_features` rows of a linker's results (what the NIL stage reads; the
     training of the NIL model reads the same, `training/train_nil.py`, `training/tune_nil.py`).
 
@@ -45,6 +50,8 @@ class NilDecision:
     def probabilities(self, queries: Queries, results: Sequence[Sequence[Candidate]]) -> numpy.ndarray:
         if not len(results):
             return numpy.zeros(0)
-        probabilities = self.model.probabilities(decision_features(self.linker, queries.written, results, queries.contexts))
+        probabilities = self.model.probabilities(
+            decision_features(self.linker, queries.written, results, queries.contexts)
+        )
         probabilities[[not c for c in results]] = 0.0
         return probabilities

@@ -8,6 +8,7 @@ organism also brings its ortholog of the assigned organism: an exact match as an
 its score (`with_orthologs`, `organisms.orthologs`); among exact matches, a gene named so in two organisms ranks
 before one named so in a single organism (`naming_organisms`).
 """
+
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy
@@ -32,8 +33,15 @@ class OverExact(NamedTuple):
 class OrganismSignal:
     name = ORGANISM
 
-    def __init__(self, entity_taxa: Optional[numpy.ndarray], name_entity: numpy.ndarray, weight: float, min_confidence: float,
-                 orthologs: Optional[Callable[[], OrthologTable]] = None, over_exact_score: float = 1.0) -> None:
+    def __init__(
+        self,
+        entity_taxa: Optional[numpy.ndarray],
+        name_entity: numpy.ndarray,
+        weight: float,
+        min_confidence: float,
+        orthologs: Optional[Callable[[], OrthologTable]] = None,
+        over_exact_score: float = 1.0,
+    ) -> None:
         self.entity_taxa = entity_taxa
         self.name_entity = name_entity
         self.weight = weight
@@ -43,8 +51,12 @@ class OrganismSignal:
 
     def _confident(self, context: Optional[OrganismContext]) -> bool:
         """Whether the set has taxa and the mention an assigned taxon with confidence ≥ `min_confidence`."""
-        return (self.entity_taxa is not None and context is not None and context.taxon is not None
-                and context.confidence >= self.min_confidence)
+        return (
+            self.entity_taxa is not None
+            and context is not None
+            and context.taxon is not None
+            and context.confidence >= self.min_confidence
+        )
 
     def foreign_exact_only(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> bool:
         """Whether a mention's exact matches are all of other organisms than its confidently assigned one, none with
@@ -62,8 +74,13 @@ class OrganismSignal:
                 return False
         return True
 
-    def over_exact(self, tiers: numpy.ndarray, scores: numpy.ndarray, confident: numpy.ndarray,
-                   suffixed: Optional[Callable[[numpy.ndarray], numpy.ndarray]] = None) -> "OverExact":
+    def over_exact(
+        self,
+        tiers: numpy.ndarray,
+        scores: numpy.ndarray,
+        confident: numpy.ndarray,
+        suffixed: Optional[Callable[[numpy.ndarray], numpy.ndarray]] = None,
+    ) -> "OverExact":
         """The rank tiers of a pool with the assigned organism's names among other organisms' exact matches: when no
         exact match is of the confidently assigned organism, its candidates whose name is the mention plus a member
         suffix (`suffixed`: human `ATG16L` for yeast `Atg16`, `organisms.paralog_suffix`), and those whose fused
@@ -92,8 +109,9 @@ class OrganismSignal:
         ranked[close] = tiers.max()
         return OverExact(ranked, counterparts)
 
-    def with_orthologs(self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int],
-                       context: Optional[OrganismContext]) -> Tuple[List[int], numpy.ndarray, Dict[int, int]]:
+    def with_orthologs(
+        self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], context: Optional[OrganismContext]
+    ) -> Tuple[List[int], numpy.ndarray, Dict[int, int]]:
         """Let the ortholog, in the assigned organism, of every candidate entity of another organism stand in for it
         (when the assignment's confidence reaches `min_confidence`): papers name a gene the same way in every
         organism, so a name of mouse Il2ra that fits `IL-2Rα` best is evidence for human IL2RA too.
@@ -190,5 +208,7 @@ class OrganismSignal:
 
     def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
         """RETURNS: per mention, the organism bonus of each pool name (before its weight)."""
-        return [self.match(self.name_entity[numpy.asarray(pool, dtype=numpy.int64)].astype(numpy.int64), context)[0]
-                for pool, context in zip(pools, queries.contexts)]
+        return [
+            self.match(self.name_entity[numpy.asarray(pool, dtype=numpy.int64)].astype(numpy.int64), context)[0]
+            for pool, context in zip(pools, queries.contexts)
+        ]

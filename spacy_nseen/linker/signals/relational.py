@@ -4,6 +4,7 @@ them: `Lc(3)Cer synthase` too) is lowered by `relational_penalty`.
 
 It neither searches nor weighs: it subtracts from the scores of the other signals (hybrid mode only; 0 = off).
 """
+
 from typing import List, Optional, Sequence
 
 import numpy
@@ -41,9 +42,11 @@ class RelationalNameSignal:
             k = len(lead)
             # cheap test first: the name is longer and starts with the mention's first word (any case; the words
             # after it may be joined by other separators: `NF kB inhibitor` for `NF-kB`)
-            related = [j for j, row in enumerate(pool)
-                       if len(name := names[row]) > n and name[:k].casefold() == lead
-                       and relational_extension(text, name)]
+            related = [
+                j
+                for j, row in enumerate(pool)
+                if len(name := names[row]) > n and name[:k].casefold() == lead and relational_extension(text, name)
+            ]
             if related:
                 entities = self.name_entity[numpy.asarray(pool, dtype=numpy.int64)]
                 values[numpy.isin(entities, entities[related])] = self.penalty
