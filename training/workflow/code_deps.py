@@ -137,7 +137,8 @@ def script_code(line: str, root: Path = REPO) -> Tuple[Set[Path], Set[Path]]:
             code = root / following
             named.add(code)
             modules.extend(sorted(imported_modules(code, root)) if code.is_file() else [])
-        elif word.startswith("configs/") and word.endswith(".cfg"):
+        elif word.startswith("configs/") and word.split("#")[0].endswith(".cfg"):
+            word = word.split("#")[0]  # `configs/pipeline.cfg#chebi`: a reference set's settings in the config
             named.add(root / word)
             if _config_uses_package(root / word):
                 modules.append("spacy_nseen")
