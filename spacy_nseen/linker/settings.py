@@ -1,16 +1,15 @@
 """The settings of a linker: the single source of their names, types and defaults.
 
-`LinkerSettings` holds how one reference set is searched and ranked; every field is also a typed setting of the
-`nseen_linker` component (the factory's signature is made from these fields, see `component.py`), settable
-globally and per reference set through `kb_settings` (`KbSettings`: the same fields, each optional). Enumerated
-settings are `Literal` types, so spaCy's config validation names a bad value; ranges are checked in
-`__post_init__`, with errors that name the setting. `IndexSettings` holds how an index is built.
+`LinkerSettings` holds how one reference set is searched and ranked; the component's registered parts set its
+fields (`parts.ranker`, `parts.decision`, `parts.index`: typed arguments, so spaCy's config validation names a bad
+value), globally or for one reference set (`kbs.<set>.ranker`). Ranges are checked in `__post_init__`, with errors
+that name the setting. `IndexSettings` holds how an index is built.
 
 Adding a signal adds its weight here (and its options): nothing else of the settings changes.
 """
 
-from dataclasses import asdict, dataclass, field, fields, make_dataclass, replace
-from typing import Any, Dict, Literal, Mapping, Optional, Tuple, Union
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Dict, Literal, Mapping, Tuple
 
 from ..encoder.layer import PRECISIONS
 from ..retrieval.name_index import N_TREES, SEARCH_K
@@ -144,32 +143,6 @@ class LinkerSettings:
         """RETURNS (Dict[str, Tuple[Any, Any]]): setting → (this value, the other's) where they differ."""
         mine, theirs = self.to_dict(), other.to_dict()
         return {k: (v, theirs[k]) for k, v in mine.items() if theirs[k] != v}
-
-
-# The per reference set changes (`kb_settings`): every LinkerSettings field, optional, same types.
-KbSettings = make_dataclass(
-    "KbSettings",
-    [(f.name, Optional[f.type], field(default=None)) for f in fields(LinkerSettings)],
-    namespace={"__doc__": "Changes of the LinkerSettings for one reference set (None: the component's value)."},
-)
-KbSettings.__module__ = __name__
-
-
-def with_changes(settings: LinkerSettings, changes: Union[Mapping[str, Any], Any], where: str) -> LinkerSettings:
-    """RETURNS (LinkerSettings): `settings` with the changes of a `KbSettings` or dict applied.
-
-    where (str): what the changes are called in errors, e.g. "kb_settings['chebi']".
-    """
-    if not isinstance(changes, Mapping):
-        changes = {k: v for k, v in asdict(changes).items() if v is not None}
-    known = {f.name for f in fields(LinkerSettings)}
-    unknown = sorted(set(changes) - known)
-    if unknown:
-        raise ValueError(f"{where} has unknown settings {unknown}; known: {sorted(known)}")
-    try:
-        return replace(settings, **{k: v for k, v in changes.items() if v is not None})
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{where}: {err}") from None
 
 
 def signal_weight_order(setting: str) -> int:

@@ -83,7 +83,7 @@ def read_linker(pipe: Any, kb: str, directory: Path, *, warn: bool, check: bool)
             listed = ", ".join(f"{k}={mine!r} (component: {theirs!r})" for k, (mine, theirs) in differ.items())
             warnings.warn(
                 f"nseen_linker: {directory / META_FILE} was saved with other settings for '{kb}': {listed}. "
-                f"The component's settings are used; set them in kb_settings.{kb} to keep the saved ones.",
+                f"The component's settings are used; set them in the kbs.{kb}.ranker block to keep the saved ones.",
                 stacklevel=3,
             )
     # At initialize the entity prior may still come from `entity_priors`: checked after it.

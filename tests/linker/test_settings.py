@@ -1,6 +1,5 @@
 """The linker's settings: one source of names, types and defaults; errors that name the setting."""
 import inspect
-from dataclasses import fields
 
 import pytest
 
@@ -10,28 +9,10 @@ from spacy_nseen.linker.settings import (
     EXACT_FILLS,
     QUERY_FORMS,
     IndexSettings,
-    KbSettings,
     LinkerSettings,
-    with_changes,
 )
 from spacy_nseen.parts.index import make_annoy_index
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
-
-
-def test_kb_settings_has_every_linker_setting_optional():
-    assert [f.name for f in fields(KbSettings)] == [f.name for f in fields(LinkerSettings)]
-    assert all(f.default is None for f in fields(KbSettings))
-
-
-def test_with_changes_applies_typed_or_dict_changes_and_names_the_place():
-    base = LinkerSettings()
-    assert with_changes(base, KbSettings(exact_fill="sparse"), "here").exact_fill == "sparse"
-    assert with_changes(base, {"query_form": "spelled_greek"}, "here").query_form == "spelled_greek"
-    assert with_changes(base, KbSettings(), "here") == base
-    with pytest.raises(ValueError, match=r"kb_settings\['x'\] has unknown settings \['fuzzy_wieght'\]"):
-        with_changes(base, {"fuzzy_wieght": 0.1}, "kb_settings['x']")
-    with pytest.raises(ValueError, match=r"here: fuzzy_weight must be in \[0, 1 - sparse_weight\], got 2.0"):
-        with_changes(base, {"fuzzy_weight": 2.0}, "here")
 
 
 @pytest.mark.parametrize("changes,name", [({"exact_fill": "all"}, "exact_fill"), ({"query_form": "x"}, "query_form"),
