@@ -107,12 +107,6 @@ def make_nseen_linker(
     batch_size (int): docs linked per encoder pass.
     A config of spacy_nseen 0.1.0 (flat settings) is upgraded by `spacy-nseen upgrade-config` (`parts.legacy`).
     """
-    if kbs and all(isinstance(v, str) for v in kbs.values()):
-        raise ValueError(
-            f"nseen_linker: kbs {dict(kbs)} is 0.1.0's {{label: set}} map; give one block per set, e.g. "
-            '{"uniprot": {"labels": ["PROTEIN", "GENE"]}} (`spacy-nseen upgrade-config` rewrites a saved '
-            "pipeline's config)"
-        )
     return NseenLinker(
         nlp.vocab,
         encoder,

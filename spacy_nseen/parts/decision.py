@@ -12,6 +12,7 @@ from spacy.util import registry
 
 from ..linker.candidate import Candidate
 from ..linker.kb_linker import KnowledgeBaseLinker
+from ..linker.settings import LinkerSettings
 from ..linker.signals.base import Verdict
 from ..organisms.ranking import OrganismContext
 
@@ -66,18 +67,10 @@ class NilDecision(LinkDecision):
 
 
 @registry.misc(NIL_DECISION)
-def make_nil_decision(threshold: float = 0.0, use_nil_model: bool = True, link_tag_names: bool = True) -> LinkDecision:
+def make_nil_decision(
+    threshold: float = 0.0,
+    use_nil_model: bool = LinkerSettings.nil_decision,
+    link_tag_names: bool = LinkerSettings.link_tag_names,
+) -> LinkDecision:
     """The shipped decision (`NilDecision`)."""
     return NilDecision(threshold, use_nil_model, link_tag_names)
-
-
-def decision_config(decision: LinkDecision) -> Dict[str, Any]:
-    """RETURNS (Dict[str, Any]): a config block that makes a `NilDecision` again."""
-    if not isinstance(decision, NilDecision):
-        raise TypeError(f"no config block is known for {type(decision).__name__}: write its block by hand")
-    return {
-        "@misc": NIL_DECISION,
-        "threshold": decision.threshold,
-        "use_nil_model": decision.use_nil_model,
-        "link_tag_names": decision.link_tag_names,
-    }

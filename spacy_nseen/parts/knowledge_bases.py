@@ -16,8 +16,8 @@ A set may also have its own `decision` block. From Python: `{"kbs": {"uniprot": 
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from .decision import LinkDecision, decision_config
-from .ranker import Ranker, ranker_config
+from .decision import LinkDecision
+from .ranker import Ranker
 
 URL_TEMPLATE = "https://identifiers.org/{}"
 KEYS = ("labels", "url_template", "primary_xref", "ranker", "decision")
@@ -54,6 +54,12 @@ def read_kbs(kbs: Mapping[str, Any]) -> Dict[str, KnowledgeBaseBlock]:
         where = f"nseen_linker: kbs.{kb}"
         if isinstance(block, KnowledgeBaseBlock):
             out[kb] = block
+        elif isinstance(block, str):
+            raise ValueError(
+                f"{where} = {block!r}: kbs is 0.1.0's {{label: set}} map; give one block per set, e.g. "
+                '{"uniprot": {"labels": ["PROTEIN", "GENE"]}} (`spacy-nseen upgrade-config` rewrites a saved '
+                "pipeline's config)"
+            )
         elif not isinstance(block, Mapping):
             raise ValueError(f"{where} must be a block with 'labels', got {block!r}")
         else:
@@ -90,23 +96,6 @@ def read_kbs(kbs: Mapping[str, Any]) -> Dict[str, KnowledgeBaseBlock]:
             if label in owner:
                 raise ValueError(f"{where}: the label {label!r} is already linked to '{owner[label]}'")
             owner[label] = kb
-    return out
-
-
-def kbs_config(kbs: Mapping[str, KnowledgeBaseBlock]) -> Dict[str, Dict[str, Any]]:
-    """RETURNS (Dict[str, Dict[str, Any]]): config blocks that make `kbs` again."""
-    out: Dict[str, Dict[str, Any]] = {}
-    for kb, block in kbs.items():
-        entry: Dict[str, Any] = {
-            "labels": list(block.labels),
-            "url_template": block.url_template,
-            "primary_xref": dict(block.primary_xref),
-        }
-        if block.ranker is not None:
-            entry["ranker"] = ranker_config(block.ranker)
-        if block.decision is not None:
-            entry["decision"] = decision_config(block.decision)
-        out[kb] = entry
     return out
 
 

@@ -7,12 +7,12 @@ read as it is: `spacy-nseen upgrade-config PIPELINE` rewrites a saved pipeline's
 """
 
 from dataclasses import fields
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, Mapping
 
 from ..linker.settings import IndexSettings, LinkerSettings
 from .decision import NIL_DECISION
 from .index import ANNOY_INDEX
-from .knowledge_bases import URL_TEMPLATE
+from .knowledge_bases import URL_TEMPLATE, label_blocks
 from .organisms import ORGANISM_ASSIGNER
 from .ranker import DENSE, HYBRID, make_hybrid_ranker
 
@@ -117,10 +117,7 @@ def _kbs(block: Mapping[str, Any], search: Mapping[str, Any], dense: bool) -> Di
     kbs = block.get("kbs") or {}
     if not all(isinstance(v, str) for v in kbs.values()):
         return dict(kbs)  # already the new shape
-    labels: Dict[str, List[str]] = {}
-    for label, kb in kbs.items():
-        if kb:  # a label mapped to "" was switched off
-            labels.setdefault(kb, []).append(label)
+    labels = {kb: block["labels"] for kb, block in label_blocks(kbs).items()}  # a label mapped to "" is off
     changes: Mapping[str, Mapping[str, Any]] = block.get("kb_settings") or {}
     templates: Mapping[str, str] = block.get("kb_url_templates") or {}
     xrefs: Mapping[str, str] = block.get("primary_xref") or {}

@@ -5,8 +5,8 @@ mention, in its sentence, caption, figure and article, and the mention's own for
 `organisms.assign.AssignerSettings` (typed settings of this block, chosen on the even-numbered Bio-ID documents).
 """
 
-from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Tuple, Union
+from dataclasses import dataclass
+from typing import List, Tuple, Union
 
 from spacy.util import registry
 
@@ -37,21 +37,21 @@ class OrganismPart:
 def make_organism_assigner(
     allowed: List[int] = [],  # noqa: B006 (a config default: never mutated)
     assign: bool = True,
-    near_weight: float = 4.0,
-    prefix_weight: float = 6.0,
-    sentence_weight: float = 1.5,
-    caption_weight: float = 2.0,
-    figure_weight: float = 1.0,
-    article_weight: float = 1.0,
-    form_weight: float = 0.25,
-    prior_weight: float = 0.3,
-    user_weight: float = 4.0,
-    cell_line_strength: float = 1.0,
-    ambiguous_cell_line_strength: float = 0.5,
-    graft_host_strength: float = 0.0,
-    article_saturation: float = 1.0,
-    near_words: int = 3,
-    max_evidence: int = 6,
+    near_weight: float = AssignerSettings.near_weight,
+    prefix_weight: float = AssignerSettings.prefix_weight,
+    sentence_weight: float = AssignerSettings.sentence_weight,
+    caption_weight: float = AssignerSettings.caption_weight,
+    figure_weight: float = AssignerSettings.figure_weight,
+    article_weight: float = AssignerSettings.article_weight,
+    form_weight: float = AssignerSettings.form_weight,
+    prior_weight: float = AssignerSettings.prior_weight,
+    user_weight: float = AssignerSettings.user_weight,
+    cell_line_strength: float = AssignerSettings.cell_line_strength,
+    ambiguous_cell_line_strength: float = AssignerSettings.ambiguous_cell_line_strength,
+    graft_host_strength: float = AssignerSettings.graft_host_strength,
+    article_saturation: float = AssignerSettings.article_saturation,
+    near_words: int = AssignerSettings.near_words,
+    max_evidence: int = AssignerSettings.max_evidence,
     prior: List[List[Union[int, float]]] = [[taxon, value] for taxon, value in DEFAULT_PRIOR],  # noqa: B006
 ) -> OrganismPart:
     """The shipped organism assigner (see `AssignerSettings` for each weight; `prior` is a list of
@@ -81,10 +81,3 @@ def make_organism_assigner(
     except (TypeError, ValueError) as err:
         raise ValueError(f"organisms: {err}") from None
     return OrganismPart(tuple(int(t) for t in allowed), assign, settings)
-
-
-def organisms_config(part: OrganismPart) -> Dict[str, Any]:
-    """RETURNS (Dict[str, Any]): a config block that makes `part` again."""
-    weights = asdict(part.settings)
-    weights["prior"] = [list(pair) for pair in part.settings.prior]
-    return {"@misc": ORGANISM_ASSIGNER, "allowed": list(part.allowed), "assign": part.assign, **weights}

@@ -40,22 +40,22 @@ class Ranker:
 
 @registry.misc(HYBRID)
 def make_hybrid_ranker(
-    n_candidates: int = 50,
-    exact_match: bool = True,
-    exact_short_cut: bool = True,
-    exact_tie_break: TieBreak = "score",
-    query_form: QueryForm = "as_written",
-    token_weight: float = 0.45,
-    sparse_weight: float = 0.05,
-    fuzzy_weight: float = 0.0,
-    sparse_max_df: float = 0.01,
-    organism_weight: float = 0.1,
-    organism_min_confidence: float = 0.3,
-    organism_orthologs: bool = True,
-    organism_over_exact_score: float = 0.75,
-    relational_penalty: float = 0.2,
+    n_candidates: int = LinkerSettings.n_candidates,
+    exact_match: bool = LinkerSettings.exact_match,
+    exact_short_cut: bool = LinkerSettings.exact_short_cut,
+    exact_tie_break: TieBreak = LinkerSettings.exact_tie_break,
+    query_form: QueryForm = LinkerSettings.query_form,
+    token_weight: float = LinkerSettings.token_weight,
+    sparse_weight: float = LinkerSettings.sparse_weight,
+    fuzzy_weight: float = LinkerSettings.fuzzy_weight,
+    sparse_max_df: float = LinkerSettings.sparse_max_df,
+    organism_weight: float = LinkerSettings.organism_weight,
+    organism_min_confidence: float = LinkerSettings.organism_min_confidence,
+    organism_orthologs: bool = LinkerSettings.organism_orthologs,
+    organism_over_exact_score: float = LinkerSettings.organism_over_exact_score,
+    relational_penalty: float = LinkerSettings.relational_penalty,
     expand_abbreviations: bool = True,
-    cache_size: int = 100_000,
+    cache_size: int = LinkerSettings.cache_size,
 ) -> Ranker:
     """The shipped hybrid ranking (see `linker.settings.LinkerSettings` for each setting; the dense cosine
     gets 1 − token_weight − sparse_weight − fuzzy_weight)."""
@@ -80,23 +80,10 @@ def make_hybrid_ranker(
 
 
 @registry.misc(DENSE)
-def make_dense_ranker(n_candidates: int = 50, expand_abbreviations: bool = True, cache_size: int = 100_000) -> Ranker:
+def make_dense_ranker(
+    n_candidates: int = LinkerSettings.n_candidates,
+    expand_abbreviations: bool = True,
+    cache_size: int = LinkerSettings.cache_size,
+) -> Ranker:
     """NSEEN as in the paper: the nearest names by the dense cosine, no exact tier and no lexical signals."""
     return Ranker("dense", {"n_candidates": n_candidates, "cache_size": cache_size}, expand_abbreviations)
-
-
-def ranker_config(ranker: Ranker) -> Dict[str, Any]:
-    """RETURNS (Dict[str, Any]): a config block that makes `ranker` again (for configs written from Python)."""
-    if ranker.mode == "dense":
-        return {
-            "@misc": DENSE,
-            "n_candidates": ranker.search.get("n_candidates", 50),
-            "cache_size": ranker.search.get("cache_size", 100_000),
-            "expand_abbreviations": ranker.expand_abbreviations,
-        }
-    return {"@misc": HYBRID, **ranker.search, "expand_abbreviations": ranker.expand_abbreviations}
-
-
-def default_search() -> Dict[str, Any]:
-    """RETURNS (Dict[str, Any]): the hybrid ranker's settings with their defaults."""
-    return dict(make_hybrid_ranker().search)

@@ -117,21 +117,17 @@ def link_requests(
     top_k: int,
     mode: str = "hybrid",
     decision: Optional[LinkDecision] = None,
-    threshold: float = 0.0,
 ) -> List[Linked]:
     """RETURNS (List[Linked]): the requests of one reference set linked in one batch, and the decision on each.
 
-    decision (Optional[LinkDecision]): decides each link (None: the linker's own verdicts at `threshold`).
+    decision (Optional[LinkDecision]): decides each link (None: the linker's own verdicts at threshold 0).
     """
     if not requests:
         return []
     texts = [linker.searched_form(r.text, r.long_form, r.guessed) for r in requests]
     contexts = [r.context for r in requests]
     results = linker.link(texts, top_k=top_k, mode=mode, organisms=contexts)
-    if decision is None:
-        verdicts = linker.verdicts(texts, results, contexts, threshold)
-    else:
-        verdicts = decision.verdicts(linker, texts, results, contexts)
+    verdicts = (decision or LinkDecision()).verdicts(linker, texts, results, contexts)
     return [Linked(r, c, v, t) for r, c, v, t in zip(requests, results, verdicts, texts)]
 
 

@@ -8,6 +8,7 @@ from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
 from spacy_nseen.linker.settings import LinkerSettings
 from spacy_nseen.organisms.assign import OrganismAssigner
+from spacy_nseen.parts.decision import LinkDecision
 from spacy_nseen.pipe.predict import Mention, link_requests, prepare_requests, request_features
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.text.abbreviation_lexicon import AbbreviationLexicon
@@ -79,7 +80,7 @@ def test_a_tag_name_takes_no_guessed_long_form_where_tag_names_are_never_linked(
     requests = prepare_requests(text, [Mention(0, 3, "MBP", "uniprot")], lambda kb: True, None, lexicon=lexicon).requests
     assert requests[0].long_form == "Cellular tumor antigen p53" and requests[0].guessed
     never = multi.with_settings(LinkerSettings(link_tag_names=False))
-    off, on = link_requests(never, requests, top_k=3, threshold=0.5)[0], link_requests(multi, requests, top_k=3)[0]
+    off, on = link_requests(never, requests, top_k=3, decision=LinkDecision(0.5))[0], link_requests(multi, requests, top_k=3)[0]
     assert off.searched == "MBP" and not off.verdict.keep  # the tag rule reads the mention as written
     assert on.searched == "Cellular tumor antigen p53"  # where tag names may be linked, the guess is searched
     # an author's definition is no guess: it is searched also where tag names are never linked
@@ -97,7 +98,7 @@ def test_without_an_assigner_only_the_allowed_organisms_restrict():
 
 def test_link_requests_is_the_linker_and_its_decision(multi):
     requests = prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True, OrganismAssigner()).requests
-    linked = link_requests(multi, requests, top_k=3, threshold=0.5)
+    linked = link_requests(multi, requests, top_k=3, decision=LinkDecision(0.5))
     texts, contexts = [multi.searched_form(r.text, r.long_form) for r in requests], [r.context for r in requests]
     assert [link.candidates for link in linked] == multi.link(texts, top_k=3, organisms=contexts)
     probabilities = multi.link_probabilities(texts, [link.candidates for link in linked], contexts)
@@ -115,7 +116,7 @@ def test_the_component_links_as_the_predict_path(multi, toy_encoder_block):
     doc = nlp.make_doc(TEXT)
     doc.ents = [doc.char_span(m.start, m.end, label="PROTEIN") for m in mentions_of("Cdc42", "TP53")]
     expected = link_requests(multi, prepare_requests(TEXT, mentions_of("Cdc42", "TP53"), lambda kb: True,
-                                                     pipe.organism_assigner).requests, top_k=5, threshold=0.5)
+                                                     pipe.organism_assigner).requests, top_k=5, decision=LinkDecision(0.5))
     ents = nlp(doc).ents
     assert [e._.kb_candidates for e in ents] == [[(c.kb_id, c.name, float(c.score)) for c in link.candidates] for link in expected]
     assert [e._.kb_score for e in ents] == [link.verdict.score for link in expected]
