@@ -1,10 +1,11 @@
 """`spacy_nseen.NameFeatureHashEmbed.v1`: spaCy's `MultiHashEmbed` with more columns, the name features.
 
 The same layers as `spacy.MultiHashEmbed.v2` (one `HashEmbed` of `width` per token attribute, concatenated, with
-the vocab's static vectors projected to `width` when `include_static_vectors`, a Maxout to `width`), plus one small `HashEmbed` (`feature_width`) per column of
-`doc._.nseen_name_features`, the place of each token in a name of each label's list that the `nseen_name_features`
-component writes before the tok2vec runs. A doc that component has not seen (the few docs spaCy passes to
-`initialize` to infer shapes) gets code 0 (O) in every column; a doc with another number of columns than
+the vocab's static vectors projected to `width` when `include_static_vectors`, a Maxout to `width`), plus one
+small `HashEmbed` (`feature_width`) per column of `doc._.nseen_name_features`, the place of each token in a name
+of each label's list that the `nseen_name_features` component writes before the tok2vec runs. A doc that
+component has not seen (the few docs spaCy passes to `initialize` to infer shapes) gets code 0 (O) in every
+column; a doc with another number of columns than
 `name_labels` is an error that says so.
 """
 
