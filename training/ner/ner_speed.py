@@ -21,8 +21,9 @@ from spacy.tokens import DocBin
 from threadpoolctl import threadpool_limits
 from wasabi import msg
 
-from . import bio_tokenizer  # noqa: F401  (registers the tokenizer callback named in the model's config)
 from training.common.headline import command_line
+
+from . import bio_tokenizer  # noqa: F401  (registers the tokenizer callback named in the model's config)
 
 
 def caption_texts(dev: Path, max_captions: int) -> List[str]:
