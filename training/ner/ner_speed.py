@@ -1,7 +1,9 @@
 """Speed and memory of an NER pipeline alone: captions per second on one thread and the process's peak RSS.
 
 Loads the model in this (fresh) process, tags the dev captions' texts once to warm up, then times `nlp.pipe` over
-them (`--repeats` times, the best pass reported); the peak RSS is the process's maximum resident set size after
+them (`--repeats` times, the best pass reported). `captions_per_s` is per second of this process's CPU time on one
+thread (what one core sustains, little changed by other processes sharing the machine; `captions_per_wall_s` is
+per second of wall time, which they do change); the peak RSS is the process's maximum resident set size after
 loading and tagging (`resource.getrusage`, Linux kB). Run it with OMP_NUM_THREADS=1 and the machine otherwise as
 quiet as it gets: the numbers are those of this machine and its load at the time.
 
@@ -41,18 +43,20 @@ def peak_rss_mb() -> float:
 
 
 def measure(model: Path, texts: List[str], *, batch_size: int, repeats: int) -> Dict[str, Any]:
-    """RETURNS (Dict[str, Any]): captions/s (best of `repeats` timed passes after one warm-up), peak RSS."""
+    """RETURNS (Dict[str, Any]): captions per CPU second and per wall second (best of `repeats` timed passes after
+    one warm-up), the passes' times, peak RSS."""
     with threadpool_limits(1):
         nlp = spacy.load(model)
         list(nlp.pipe(texts[:batch_size], batch_size=batch_size))
-        times = []
+        times, cpu_times = [], []
         for _ in range(max(1, repeats)):
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             for _doc in nlp.pipe(texts, batch_size=batch_size):
                 pass
             times.append(time.perf_counter() - start)
-    best = min(times)
-    return {"captions": len(texts), "captions_per_s": round(len(texts) / best, 1),
+            cpu_times.append(time.process_time() - cpu_start)
+    return {"captions": len(texts), "captions_per_s": round(len(texts) / min(cpu_times), 1),
+            "captions_per_wall_s": round(len(texts) / min(times), 1), "cpu_seconds": [round(t, 2) for t in cpu_times],
             "seconds": [round(t, 2) for t in times], "peak_rss_mb": round(peak_rss_mb(), 1)}
 
 
