@@ -63,6 +63,11 @@ def read_optional(path: Path) -> Dict[str, Any]:
     return json.loads(path.read_text(encoding="utf8")) if path.exists() else {}
 
 
+def shown(value: Any) -> str:
+    """RETURNS (str): the value as a table cell ("–" when absent or null)."""
+    return "–" if value is None else str(value)
+
+
 def markdown(rows: Dict[str, Dict[str, Any]], command: str) -> str:
     """RETURNS (str): the table (even / odd / all per score) as Markdown."""
     header = ["run", "NER F", "routed to UniProt F", "CHEMICAL F", "ORGANISM R", "ORGANISM R (consistent view)",
@@ -73,8 +78,8 @@ def markdown(rows: Dict[str, Dict[str, Any]], command: str) -> str:
         for column in COLUMNS:
             cells.append(" / ".join(f"{row['scores'][half][column]:.3f}" for half in (*HALVES, "all")))
         speed, train = row["speed"], row["train"]
-        cells += [str(speed.get("captions_per_s", "–")), str(speed.get("peak_rss_mb", "–")),
-                  f"{train.get('wall_minutes', '–')} / {train.get('cpu_minutes', '–')}"]
+        cells += [shown(speed.get("captions_per_s")), shown(speed.get("peak_rss_mb")),
+                  f"{shown(train.get('wall_minutes'))} / {shown(train.get('cpu_minutes'))}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join([f"Command: `{command}`", "", "Scores: even-numbered / odd-numbered / all dev articles "
                       "(bioid view, exact spans).", ""] + lines) + "\n"
