@@ -14,7 +14,7 @@ STAMP="$VENV/.nseen-installed"
 if [ ! -f "$STAMP" ] || [ "$ROOT/setup.cfg" -nt "$STAMP" ]; then
     python -m pip install --quiet --upgrade pip
     python -m pip install --quiet "torch==2.13.0"
-    python -m pip install --quiet -e "$ROOT[training,test,distributed,lint]"
+    python -m pip install --quiet -e "$ROOT[training,test,distributed,lint,serve]"
     touch "$STAMP"
 fi
 cd "$ROOT"
