@@ -17,5 +17,7 @@ if [ ! -f "$STAMP" ] || [ "$ROOT/setup.cfg" -nt "$STAMP" ]; then
     python -m pip install --quiet -e "$ROOT[training,test,distributed,lint,serve]"
     touch "$STAMP"
 fi
+# the browser of the browser test (Debian's chromium + chromium-driver; skipped when installed)
+bash "$ROOT/scripts/install_browser.sh"
 cd "$ROOT"
 export NSEEN_MIRROR="${NSEEN_MIRROR:-$ROOT/../shared/data}"
