@@ -125,8 +125,10 @@ function entityMark(entity, recordIndex, entityIndex) {
   const url = entryUrl(entity);
   mark.append(url ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, entity.text)
     : el("span", {}, entity.text));
-  const tag = linked ? `${entity.label} ${entity.kb_id}` : (unlinked ? `${entity.label} unlinked` : entity.label);
-  mark.append(el("span", { class: "entity-label" }, tag));
+  const tag = el("span", { class: "entity-label" }, entity.label);
+  if (linked) tag.append(" ", el("span", { class: "entity-id" }, entity.kb_id));
+  else if (unlinked) tag.append(" ", el("span", { class: "entity-id" }, "unlinked"));
+  mark.append(tag);
   mark.addEventListener("click", (event) => {
     if (event.target.tagName !== "A") showPanel(recordIndex, entityIndex);
   });
