@@ -1,9 +1,8 @@
 """The service's tests run on the demo pipeline: `training_output/demo/pipeline` of this checkout or of the one
 NSEEN_DEMO_RUN names (`.ci/run` builds it before the tests), or the path in NSEEN_DEMO_PIPELINE."""
 
-import os
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterator
 
 import pytest
 
@@ -14,24 +13,14 @@ from fastapi.testclient import TestClient  # noqa: E402
 from spacy_nseen.service.app import create_app  # noqa: E402
 from spacy_nseen.service.pipeline import ServicePipeline  # noqa: E402
 from spacy_nseen.service.settings import ServiceLimits, ServiceSettings  # noqa: E402
-
-REPO = Path(__file__).resolve().parents[2]
-CAPTION = "Western blot of p53 and MDM2 in mouse embryonic fibroblasts treated with chloroquine (CQ)."
-
-
-def demo_pipeline() -> Optional[Path]:
-    """RETURNS (Optional[Path]): The demo pipeline, None when there is none."""
-    named = os.environ.get("NSEEN_DEMO_PIPELINE")
-    candidates = [Path(named)] if named else []
-    candidates.append(Path(os.environ.get("NSEEN_DEMO_RUN", REPO)) / "training_output/demo/pipeline")
-    return next((path for path in candidates if path.is_dir()), None)
+from service_support import NO_DEMO, demo_pipeline  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def demo_path() -> Path:
     path = demo_pipeline()
     if path is None:
-        pytest.skip("no demo pipeline: run `bash scripts/demo.sh` (.ci/run does) or set NSEEN_DEMO_PIPELINE")
+        pytest.skip(NO_DEMO)
     return path
 
 

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from conftest import CAPTION
+from service_support import CAPTION
 from fastapi.testclient import TestClient
 
 from spacy_nseen.corpus.records import TextRecord

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from conftest import CAPTION, REPO
+from service_support import CAPTION, REPO
 from fastapi.testclient import TestClient
 
 from spacy_nseen.service.app import create_app

@@ -6,7 +6,7 @@ import logging
 from typing import Iterator
 
 import pytest
-from conftest import CAPTION
+from service_support import CAPTION
 from fastapi.testclient import TestClient
 
 

@@ -5,7 +5,7 @@ import json
 from typing import Any, Dict
 
 import pytest
-from conftest import CAPTION
+from service_support import CAPTION
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 

@@ -1,0 +1,217 @@
+"""The service's bounded load test, on 127.0.0.1 only: `spacy-nseen serve` with 1 and 2 workers, single-caption
+requests at 1, 4 and 16 concurrent clients, 100-caption batches, a soak of many requests with the workers' RSS and
+PSS (/proc/PID/smaps_rollup) at its start and end, and the faults (a worker killed, SIGTERM in flight).
+
+    python -m training.benchmark.service_load --pipeline /work/pipelines/full \\
+        --captions ../shared/data/bioid/captions.tsv.gz --out results/service
+
+Writes OUT/load.json and OUT/load.md (the table and this command).
+"""
+
+import asyncio
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Sequence
+
+import typer
+
+from training.common.data_errors import run_cli
+
+from .benchmark_texts import benchmark_texts
+from .load_client import run_load, summarise
+from .process_memory import process_memory
+from .service_faults import kill_a_worker, sigterm_in_flight
+from .service_server import ServiceProcess
+
+MB = 1 << 20
+
+
+def worker_memory(server: ServiceProcess) -> List[Dict[str, float]]:
+    """RETURNS (List[Dict[str, float]]): Per worker, its pid, RSS and PSS in MB."""
+    rows = []
+    for pid in server.worker_pids():
+        memory = process_memory(pid)
+        if memory is not None:
+            rows.append({"pid": pid, "rss_mb": round(memory["rss"] / MB, 1), "pss_mb": round(memory["pss"] / MB, 1)})
+    return rows
+
+
+def single_bodies(texts: Sequence[str]) -> List[Dict[str, Any]]:
+    return [{"texts": [text]} for text in texts]
+
+
+def batch_bodies(texts: Sequence[str], size: int) -> List[Dict[str, Any]]:
+    return [{"texts": list(texts[i : i + size])} for i in range(0, len(texts) - size + 1, size)]
+
+
+def run_scenarios(
+    pipeline: str,
+    texts: List[str],
+    workers: int,
+    n_requests: int,
+    batch_requests: int,
+    soak_requests: int,
+    time_limit: float,
+    faults: bool,
+    log_dir: Path,
+) -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): The results of one server (`workers` workers)."""
+    results: Dict[str, Any] = {"workers": workers, "single": {}, "batch": None, "soak": None, "faults": None}
+    server = ServiceProcess(pipeline, workers, log_dir / f"server_{workers}w.log", ["--max-queue", "16"])
+    started = time.perf_counter()
+    server.start()
+    results["start_seconds"] = round(time.perf_counter() - started, 1)
+    results["memory_ready"] = worker_memory(server)
+    offset = 0
+
+    def take(n: int) -> List[str]:
+        nonlocal offset
+        chosen = [texts[(offset + i) % len(texts)] for i in range(n)]
+        offset += n
+        return chosen
+
+    try:
+        asyncio.run(run_load(server.url, single_bodies(take(20)), 2, 20, time_limit))  # warm-up, not counted
+        for concurrency in (1, 4, 16):
+            bodies = single_bodies(take(n_requests))
+            outcomes = asyncio.run(run_load(server.url, bodies, concurrency, n_requests, time_limit))
+            results["single"][str(concurrency)] = summarise(outcomes)
+            print(workers, "single", concurrency, results["single"][str(concurrency)], flush=True)
+        bodies = batch_bodies(take(100 * batch_requests), 100)
+        outcomes = asyncio.run(run_load(server.url, bodies, workers, batch_requests, time_limit))
+        results["batch"] = {"captions_per_request": 100, "concurrency": workers, **summarise(outcomes)}
+        print(workers, "batch", results["batch"], flush=True)
+        if soak_requests:
+            start_memory = worker_memory(server)
+            bodies = single_bodies(take(min(soak_requests, len(texts))))
+            outcomes = asyncio.run(run_load(server.url, bodies, 16, soak_requests, 20 * time_limit))
+            results["soak"] = {
+                "concurrency": 16,
+                **summarise(outcomes),
+                "memory_start": start_memory,
+                "memory_end": worker_memory(server),
+            }
+            print(workers, "soak", results["soak"], flush=True)
+        if faults:
+            results["faults"] = {"kill_a_worker": kill_a_worker(server, single_bodies(take(200)))}
+            print(workers, "kill", results["faults"]["kill_a_worker"], flush=True)
+            results["faults"]["sigterm_in_flight"] = sigterm_in_flight(server, batch_bodies(take(400), 100))
+            print(workers, "sigterm", results["faults"]["sigterm_in_flight"], flush=True)
+    finally:
+        server.stop()
+    return results
+
+
+def memory_cell(rows: List[Dict[str, float]]) -> str:
+    return ", ".join(f"{r['rss_mb']:.0f}/{r['pss_mb']:.0f}" for r in rows) or "-"
+
+
+def report(results: Dict[str, Any], command: str) -> str:
+    """RETURNS (str): The Markdown report: the command, the throughput/latency table, memory and faults."""
+    lines = [
+        "# Load test of `spacy-nseen serve` (127.0.0.1, bounded)",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Pipeline `{results['pipeline']}`, {results['captions']} distinct Bio-ID captions (mean "
+        f"{results['mean_chars']:.0f} characters); {results['cpus']} CPU cores shared with other jobs; "
+        f"{results['date']}; load average (1/5/15 min) {results['load_average_start']} at the start, "
+        f"{results['load_average_end']} at the end. Latencies are of 200 answers; 503s are the deliberate refusals of a full worker.",
+        "",
+        "| workers | request | clients | requests | statuses | requests/s | captions/s | p50 ms | p95 ms | p99 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for run in results["runs"]:
+        rows = [("1 caption", c, s) for c, s in run["single"].items()]
+        if run["batch"]:
+            rows.append(("100 captions", run["batch"]["concurrency"], run["batch"]))
+        if run["soak"]:
+            rows.append(("1 caption (soak)", run["soak"]["concurrency"], run["soak"]))
+        for kind, clients, s in rows:
+            statuses = " ".join(f"{k}×{v}" for k, v in s["statuses"].items())
+            lines.append(
+                f"| {run['workers']} | {kind} | {clients} | {s['requests']} | {statuses} | {s['requests_per_s']} | "
+                f"{s['texts_per_s']} | {s['p50_ms']} | {s['p95_ms']} | {s['p99_ms']} |"
+            )
+    lines += ["", "## Memory per worker (RSS/PSS MB, from /proc/PID/smaps_rollup)", ""]
+    lines += ["| workers | ready | soak start | soak end |", "|---|---|---|---|"]
+    for run in results["runs"]:
+        soak = run["soak"] or {}
+        lines.append(
+            f"| {run['workers']} | {memory_cell(run['memory_ready'])} | {memory_cell(soak.get('memory_start', []))} | "
+            f"{memory_cell(soak.get('memory_end', []))} |"
+        )
+    for run in results["runs"]:
+        faults = run.get("faults")
+        if not faults:
+            continue
+        kill, term = faults["kill_a_worker"], faults["sigterm_in_flight"]
+        lines += [
+            "",
+            f"## Faults ({run['workers']} workers)",
+            "",
+            f"- SIGKILL of worker {kill['killed']} after a quarter of {kill['load']['requests']} single-caption "
+            f"requests (4 clients): statuses {kill['load']['statuses']}; replaced: {kill['replaced']} (workers "
+            f"{kill['workers_before']} → {kill['workers_after']}); 40 requests after: "
+            f"{kill['after_replacement']['statuses']}.",
+            f"- SIGTERM {term['load']['requests']} 100-caption requests in flight: statuses {term['load']['statuses']}, "
+            f"server exit code {term['exit_code']}.",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def main(
+    pipeline: str = typer.Option(..., "--pipeline", help="Pipeline to serve (the full one for the report)"),
+    captions: Path = typer.Option(..., "--captions", help="Bio-ID captions TSV (the mirror's)"),
+    out: Path = typer.Option(Path("results/service"), "--out", help="Folder for load.json and load.md"),
+    workers: str = typer.Option("1,2", "--workers", help="Worker counts, comma-separated"),
+    n_requests: int = typer.Option(300, "--requests", help="Single-caption requests per concurrency"),
+    batch_requests: int = typer.Option(20, "--batch-requests", help="100-caption requests"),
+    soak_requests: int = typer.Option(10_000, "--soak", help="Requests of the memory soak (max workers only; 0: none)"),
+    time_limit: float = typer.Option(120.0, "--time-limit", help="Seconds per scenario at most (the soak: 20×)"),
+    faults: bool = typer.Option(True, "--faults/--no-faults", help="Kill a worker, SIGTERM in flight (max workers)"),
+) -> None:
+    """Load-test the service on 127.0.0.1 and write the table."""
+    counts = [int(w) for w in workers.split(",")]
+    texts = benchmark_texts(captions, "train", 0)
+    out.mkdir(parents=True, exist_ok=True)
+    results: Dict[str, Any] = {
+        "pipeline": pipeline,
+        "captions": len(texts),
+        "mean_chars": sum(map(len, texts)) / len(texts),
+        "cpus": len(os.sched_getaffinity(0)),
+        "python": platform.python_version(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average_start": [round(x, 2) for x in os.getloadavg()],
+        "runs": [],
+    }
+    for count in counts:
+        last = count == max(counts)
+        results["runs"].append(
+            run_scenarios(
+                pipeline,
+                texts,
+                count,
+                n_requests,
+                batch_requests,
+                soak_requests if last else 0,
+                time_limit,
+                faults and last,
+                out,
+            )
+        )
+    results["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
+    command = "python -m training.benchmark.service_load " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    results["command"] = command
+    (out / "load.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
+    (out / "load.md").write_text(report(results, command), encoding="utf8")
+    print(report(results, command))
+
+
+if __name__ == "__main__":
+    run_cli(main)
