@@ -36,7 +36,8 @@ def serve_command(
     except ImportError as err:
         msg.fail(f"serve needs the serve extra ({err.name} is missing): pip install 'spacy-nseen[serve]'", exits=1)
     if workers < 1:
-        msg.fail("--workers must be at least 1", exits=2)
+        msg.fail("--workers must be at least 1")
+        raise typer.Exit(2)
     try:
         limits = ServiceLimits(
             max_body_bytes=max_body_bytes,
@@ -47,7 +48,8 @@ def serve_command(
             max_queue=max_queue,
         )
     except ValueError as err:
-        msg.fail(str(err), exits=2)
+        msg.fail(str(err))
+        raise typer.Exit(2) from None
     settings = ServiceSettings(pipeline, limits, tuple(cors_origins), log_texts)
     os.environ[ENV_VAR] = settings.to_env()
     msg.info(f"serving {pipeline} on http://{host}:{port}/ with {workers} worker(s); API at /v1, docs at /docs")

@@ -67,7 +67,9 @@ def request_records(request: AnnotateRequest, limits: ServiceLimits) -> Tuple[Li
             raise too_large("texts", len(request.texts), limits.max_texts, "texts")
         ids = request.ids if request.ids is not None else [str(i + 1) for i in range(len(request.texts))]
         if len(ids) != len(request.texts):
-            raise ServiceError(422, f"ids has {len(ids)} items but texts has {len(request.texts)}: give one id per text")
+            raise ServiceError(
+                422, f"ids has {len(ids)} items but texts has {len(request.texts)}: give one id per text"
+            )
         records = [TextRecord(i, t) for i, t in zip(ids, request.texts)]
     else:
         assert request.bioc is not None

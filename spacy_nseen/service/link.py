@@ -99,7 +99,7 @@ def link_mentions(
         )
         for (i, request), one in zip(items, linked):
             best = one.candidates[0] if one.verdict.keep and one.candidates else None
-            context = request.context
+            organism = request.context
             results[i] = {
                 "text": request.text,
                 "kb": kb,
@@ -112,11 +112,11 @@ def link_mentions(
                 "candidates": [{"kb_id": c.kb_id, "name": c.name, "score": float(c.score)} for c in one.candidates],
                 "xrefs": linker.xrefs.get(best.kb_id) if best is not None else None,
                 "organism": None
-                if context is None
+                if organism is None
                 else {
-                    "taxon": context.taxon,
-                    "name": organism_name(context.taxon) if context.taxon is not None else None,
-                    "confidence": context.confidence,
+                    "taxon": organism.taxon,
+                    "name": organism_name(organism.taxon) if organism.taxon is not None else None,
+                    "confidence": organism.confidence,
                     "evidence": list(request.evidence or []),
                 },
             }

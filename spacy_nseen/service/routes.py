@@ -72,7 +72,9 @@ def ready(request: Request) -> JSONResponse:
     return JSONResponse({"status": "failed" if error else "loading", "detail": error}, status_code=503)
 
 
-@router.get("/info", response_model=InfoResponse, responses=ERRORS, summary="The pipeline, its reference sets, organisms")
+@router.get(
+    "/info", response_model=InfoResponse, responses=ERRORS, summary="The pipeline, its reference sets, organisms"
+)
 def info(request: Request) -> JSONResponse:
     settings: ServiceSettings = request.app.state.settings
     return json_response(loaded(request).info(settings.limits))

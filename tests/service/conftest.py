@@ -9,11 +9,11 @@ import pytest
 pytest.importorskip("fastapi", reason="the service needs the serve extra: pip install -e '.[serve]'")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from service_support import NO_DEMO, demo_pipeline  # noqa: E402
 
 from spacy_nseen.service.app import create_app  # noqa: E402
 from spacy_nseen.service.pipeline import ServicePipeline  # noqa: E402
 from spacy_nseen.service.settings import ServiceLimits, ServiceSettings  # noqa: E402
-from service_support import NO_DEMO, demo_pipeline  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-from service_support import CAPTION
 from fastapi.testclient import TestClient
+from service_support import CAPTION
 
 from spacy_nseen.corpus.records import TextRecord
 from spacy_nseen.corpus.worker import ShardTask, annotate_shard

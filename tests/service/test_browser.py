@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from service_support import CAPTION, REPO
 from fastapi.testclient import TestClient
+from service_support import CAPTION, REPO
 
 from spacy_nseen.service.app import create_app
 from spacy_nseen.service.pipeline import ServicePipeline

@@ -6,8 +6,8 @@ import logging
 from typing import Iterator
 
 import pytest
-from service_support import CAPTION
 from fastapi.testclient import TestClient
+from service_support import CAPTION
 
 
 def test_a_chunked_body_over_the_limit_is_413_without_reading_it_all(client: TestClient) -> None:

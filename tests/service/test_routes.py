@@ -5,9 +5,9 @@ import json
 from typing import Any, Dict
 
 import pytest
-from service_support import CAPTION
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
+from service_support import CAPTION
 
 from spacy_nseen.service.schemas import AnnotateResponse, InfoResponse, LinkResponse, StatusResponse
 

@@ -13,6 +13,7 @@ import json
 import os
 import platform
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,6 +40,39 @@ def worker_memory(server: ServiceProcess) -> List[Dict[str, float]]:
         if memory is not None:
             rows.append({"pid": pid, "rss_mb": round(memory["rss"] / MB, 1), "pss_mb": round(memory["pss"] / MB, 1)})
     return rows
+
+
+def pipeline_alone(pipeline: str, texts: Sequence[str], n_single: int, n_batches: int) -> Dict[str, Any]:
+    """The pipeline's own speed in a subprocess with one compute thread, on texts the service is not sent: the
+    floor under the service's latency on this machine at this time.
+
+    RETURNS (Dict[str, Any]): Single-caption p50/p95 (ms) and captions/s of 100-caption batches.
+    """
+    code = (
+        "import json, sys, time, numpy\n"
+        "from spacy_nseen.service.pipeline import ServicePipeline\n"
+        "args = json.loads(sys.stdin.read())\n"
+        "nlp = ServicePipeline.load(args['pipeline']).nlp\n"
+        "texts = args['texts']; n = args['n_single']\n"
+        "list(nlp.pipe(texts[:20]))\n"
+        "times = []\n"
+        "for text in texts[20:20 + n]:\n"
+        "    start = time.perf_counter(); nlp(text); times.append(time.perf_counter() - start)\n"
+        "start = time.perf_counter(); batches = texts[20 + n:]\n"
+        "for i in range(0, len(batches), 100): list(nlp.pipe(batches[i:i + 100]))\n"
+        "seconds = time.perf_counter() - start\n"
+        "ms = numpy.array(times) * 1000\n"
+        "print(json.dumps({'single_p50_ms': round(float(numpy.percentile(ms, 50)), 1),\n"
+        "    'single_p95_ms': round(float(numpy.percentile(ms, 95)), 1), 'single_requests': n,\n"
+        "    'batch_captions': len(batches), 'batch_captions_per_s': round(len(batches) / seconds, 2)}))\n"
+    )
+    chosen = list(texts[: 20 + n_single + 100 * n_batches])
+    payload = json.dumps({"pipeline": pipeline, "texts": chosen, "n_single": n_single})
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=payload, capture_output=True, text=True, env=env, timeout=1800, check=True
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 def single_bodies(texts: Sequence[str]) -> List[Dict[str, Any]]:
@@ -89,11 +123,19 @@ def run_scenarios(
         if soak_requests:
             start_memory = worker_memory(server)
             bodies = single_bodies(take(min(soak_requests, len(texts))))
-            outcomes = asyncio.run(run_load(server.url, bodies, 16, soak_requests, 20 * time_limit))
+            every = max(1, soak_requests // 5)
+            samples: List[Dict[str, Any]] = []
+
+            def sample(index: int) -> None:
+                if index and index % every == 0:
+                    samples.append({"after_requests": index, "workers": worker_memory(server)})
+
+            outcomes = asyncio.run(run_load(server.url, bodies, 16, soak_requests, 20 * time_limit, on_request=sample))
             results["soak"] = {
                 "concurrency": 16,
                 **summarise(outcomes),
                 "memory_start": start_memory,
+                "memory_during": samples,
                 "memory_end": worker_memory(server),
             }
             print(workers, "soak", results["soak"], flush=True)
@@ -138,6 +180,14 @@ def report(results: Dict[str, Any], command: str) -> str:
                 f"| {run['workers']} | {kind} | {clients} | {s['requests']} | {statuses} | {s['requests_per_s']} | "
                 f"{s['texts_per_s']} | {s['p50_ms']} | {s['p95_ms']} | {s['p99_ms']} |"
             )
+    alone = results.get("pipeline_alone")
+    if alone:
+        lines += [
+            "",
+            f"The pipeline alone, in one process with one thread, just before (no HTTP, no queue): one caption "
+            f"p50 {alone['single_p50_ms']} ms, p95 {alone['single_p95_ms']} ms ({alone['single_requests']} captions); "
+            f"100-caption batches {alone['batch_captions_per_s']} captions/s ({alone['batch_captions']} captions).",
+        ]
     lines += ["", "## Memory per worker (RSS/PSS MB, from /proc/PID/smaps_rollup)", ""]
     lines += ["| workers | ready | soak start | soak end |", "|---|---|---|---|"]
     for run in results["runs"]:
@@ -146,6 +196,11 @@ def report(results: Dict[str, Any], command: str) -> str:
             f"| {run['workers']} | {memory_cell(run['memory_ready'])} | {memory_cell(soak.get('memory_start', []))} | "
             f"{memory_cell(soak.get('memory_end', []))} |"
         )
+        for point in soak.get("memory_during", []):
+            lines.append(
+                f"| {run['workers']} | (soak, after {point['after_requests']} requests) | "
+                f"{memory_cell(point['workers'])} | |"
+            )
     for run in results["runs"]:
         faults = run.get("faults")
         if not faults:
@@ -190,6 +245,9 @@ def main(
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
         "runs": [],
     }
+    alone_texts = texts[len(texts) // 2 :]  # the service is sent texts from the start of the list
+    results["pipeline_alone"] = pipeline_alone(pipeline, alone_texts, min(n_requests, 200), max(1, batch_requests // 2))
+    print("pipeline alone", results["pipeline_alone"], flush=True)
     for count in counts:
         last = count == max(counts)
         results["runs"].append(
