@@ -2,9 +2,11 @@
 on uvicorn, one pipeline per worker process."""
 
 import os
+from pathlib import Path
 from typing import List
 
 import typer
+from spacy.util import is_package
 from wasabi import msg
 
 from . import app
@@ -50,6 +52,9 @@ def serve_command(
     except ValueError as err:
         msg.fail(str(err))
         raise typer.Exit(2) from None
+    if not Path(pipeline).exists() and not is_package(pipeline):
+        msg.fail(f"--pipeline {pipeline!r} is neither a path nor an installed pipeline package")
+        raise typer.Exit(2)
     settings = ServiceSettings(pipeline, limits, tuple(cors_origins), log_texts)
     os.environ[ENV_VAR] = settings.to_env()
     msg.info(f"serving {pipeline} on http://{host}:{port}/ with {workers} worker(s); API at /v1, docs at /docs")

@@ -15,6 +15,7 @@ import platform
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Sequence
@@ -96,7 +97,7 @@ def run_scenarios(
 ) -> Dict[str, Any]:
     """RETURNS (Dict[str, Any]): The results of one server (`workers` workers)."""
     results: Dict[str, Any] = {"workers": workers, "single": {}, "batch": None, "soak": None, "faults": None}
-    server = ServiceProcess(pipeline, workers, log_dir / f"server_{workers}w.log", ["--max-queue", "16"])
+    server = ServiceProcess(pipeline, workers, log_dir / f"server_{workers}w.log")
     started = time.perf_counter()
     server.start()
     results["start_seconds"] = round(time.perf_counter() - started, 1)
@@ -163,7 +164,8 @@ def report(results: Dict[str, Any], command: str) -> str:
         f"Pipeline `{results['pipeline']}`, {results['captions']} distinct Bio-ID captions (mean "
         f"{results['mean_chars']:.0f} characters); {results['cpus']} CPU cores shared with other jobs; "
         f"{results['date']}; load average (1/5/15 min) {results['load_average_start']} at the start, "
-        f"{results['load_average_end']} at the end. Latencies are of 200 answers; 503s are the deliberate refusals of a full worker.",
+        f"{results['load_average_end']} at the end. The service's default limits (a worker takes 1 + 8 queued "
+        "requests; more get 503 + Retry-After, the client does not retry). Latencies are of 200 answers.",
         "",
         "| workers | request | clients | requests | statuses | requests/s | captions/s | p50 ms | p95 ms | p99 ms |",
         "|---|---|---|---|---|---|---|---|---|---|",
@@ -235,6 +237,8 @@ def main(
     counts = [int(w) for w in workers.split(",")]
     texts = benchmark_texts(captions, "train", 0)
     out.mkdir(parents=True, exist_ok=True)
+    log_dir = Path(tempfile.mkdtemp(prefix="nseen-service-load-"))
+    print(f"server logs: {log_dir}", flush=True)
     results: Dict[str, Any] = {
         "pipeline": pipeline,
         "captions": len(texts),
@@ -260,7 +264,7 @@ def main(
                 soak_requests if last else 0,
                 time_limit,
                 faults and last,
-                out,
+                log_dir,
             )
         )
     results["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
