@@ -9,15 +9,19 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import httpx
 import numpy
 
+MAX_RETRIES = 20  # a request refused with 503 is sent again after Retry-After, at most this often
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """One request: its HTTP status (0: no answer), latency in seconds and the texts it carried."""
+    """One answer: its HTTP status (0: none), latency in seconds, the texts it carried, and which attempt of its
+    request it was (0: the first; a 503 is retried after its Retry-After)."""
 
     status: int
     seconds: float
     texts: int
     error: str = ""
+    attempt: int = 0
 
 
 def check_local(url: str) -> None:
@@ -35,10 +39,11 @@ async def run_load(
     path: str = "/v1/annotate",
     on_request: Optional[Callable[[int], None]] = None,
 ) -> List[Outcome]:
-    """Send `n_requests` requests (body `i % len(bodies)`) from `concurrency` clients.
+    """Send `n_requests` requests (body `i % len(bodies)`) from `concurrency` clients; a 503 is sent again after
+    its Retry-After (at most `MAX_RETRIES` times, not past `time_limit`), as a well-behaved client does.
 
     on_request (Optional[Callable[[int], None]]): Called with each request's number before it is sent (faults).
-    RETURNS (List[Outcome]): One per request sent, in the order they finished.
+    RETURNS (List[Outcome]): One per answer, in the order they came.
     """
     check_local(url)
     outcomes: List[Outcome] = []
@@ -56,12 +61,18 @@ async def run_load(
                     on_request(index)
                 body = bodies[index % len(bodies)]
                 texts = len(body.get("texts", ())) or 1
-                start = time.perf_counter()
-                try:
-                    answer = await client.post(path, json=body)
-                    outcomes.append(Outcome(answer.status_code, time.perf_counter() - start, texts))
-                except httpx.HTTPError as err:
-                    outcomes.append(Outcome(0, time.perf_counter() - start, texts, f"{type(err).__name__}: {err}"))
+                for attempt in range(MAX_RETRIES + 1):
+                    start = time.perf_counter()
+                    try:
+                        answer = await client.post(path, json=body)
+                    except httpx.HTTPError as err:
+                        error = f"{type(err).__name__}: {err}"
+                        outcomes.append(Outcome(0, time.perf_counter() - start, texts, error, attempt))
+                        break
+                    outcomes.append(Outcome(answer.status_code, time.perf_counter() - start, texts, "", attempt))
+                    if answer.status_code != 503 or time.monotonic() >= deadline:
+                        break
+                    await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
 
         started = time.perf_counter()
         await asyncio.gather(*(one_client() for _ in range(concurrency)))
@@ -71,8 +82,9 @@ async def run_load(
 
 
 def summarise(outcomes: List[Outcome]) -> Dict[str, Any]:
-    """RETURNS (Dict[str, Any]): Requests, status counts, throughput (requests/s, texts/s of the 200s) and the
-    p50/p95/p99 latency (ms) of the 200 answers."""
+    """RETURNS (Dict[str, Any]): Requests, answers (a retried 503 is one more), status counts of the answers,
+    throughput (requests/s, texts/s of the 200s) and the p50/p95/p99 latency (ms) of the 200 answers (of the
+    attempt answered 200, its queueing in the worker included)."""
     wall = next(o.seconds for o in outcomes if o.status == -1)
     done = [o for o in outcomes if o.status != -1]
     ok = [o for o in done if o.status == 200]
@@ -81,7 +93,9 @@ def summarise(outcomes: List[Outcome]) -> Dict[str, Any]:
         statuses[str(o.status)] = statuses.get(str(o.status), 0) + 1
     latencies = numpy.array([o.seconds for o in ok]) * 1000 if ok else numpy.array([numpy.nan])
     return {
-        "requests": len(done),
+        "requests": sum(1 for o in done if o.attempt == 0),
+        "answers": len(done),
+        "unanswered_after_retries": sum(1 for o in done if o.status == 503 and o.attempt == MAX_RETRIES),
         "statuses": dict(sorted(statuses.items())),
         "errors": sorted({o.error for o in done if o.error})[:5],
         "seconds": round(wall, 2),

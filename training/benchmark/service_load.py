@@ -165,9 +165,10 @@ def report(results: Dict[str, Any], command: str) -> str:
         f"{results['mean_chars']:.0f} characters); {results['cpus']} CPU cores shared with other jobs; "
         f"{results['date']}; load average (1/5/15 min) {results['load_average_start']} at the start, "
         f"{results['load_average_end']} at the end. The service's default limits (a worker takes 1 + 8 queued "
-        "requests; more get 503 + Retry-After, the client does not retry). Latencies are of 200 answers.",
+        "requests; more get 503 + Retry-After, which the client honours and retries: `answers` counts every "
+        "answer). Latencies are of 200 answers.",
         "",
-        "| workers | request | clients | requests | statuses | requests/s | captions/s | p50 ms | p95 ms | p99 ms |",
+        "| workers | request | clients | requests | answers | requests/s | captions/s | p50 ms | p95 ms | p99 ms |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for run in results["runs"]:
