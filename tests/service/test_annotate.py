@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from service_support import CAPTION
 
@@ -33,3 +34,18 @@ def test_bioc_records_name_the_request_not_a_temporary_file() -> None:
     records, bad = bioc_records('{"documents": [{"id": "D", "passages": [{"text": "x"}, {"offset": 1}]}]}', "auto")
     assert [r.id for r in records] == ["D/0"]
     assert bad and bad[0].position.startswith("bioc ") and "request" not in bad[0].position
+
+
+RECORD_SCHEMA = Path(__file__).resolve().parents[2] / "spacy_nseen" / "corpus" / "annotation_record.schema.json"
+
+
+def test_the_records_validate_against_annotates_json_schema(client: TestClient) -> None:
+    """The JSON Schema of `annotate`'s record (corpus/annotation_record.schema.json), where the package has it."""
+    if not RECORD_SCHEMA.is_file():
+        pytest.skip(f"no {RECORD_SCHEMA.name} in this checkout: the records are checked against the OpenAPI models")
+    jsonschema = pytest.importorskip("jsonschema", reason="validating against the JSON Schema needs jsonschema")
+    schema = json.loads(RECORD_SCHEMA.read_text(encoding="utf8"))
+    bioc = '{"documents": [{"id": "D", "passages": [{"offset": 0, "text": "MDM2 binds p53 in HeLa cells."}]}]}'
+    for body in ({"texts": TEXTS, "organisms": ["mouse"]}, {"bioc": bioc, "article": True}):
+        for record in client.post("/v1/annotate", json=body).json()["records"]:
+            jsonschema.validate(record, schema)

@@ -18,6 +18,7 @@ from spacy_nseen.service.pipeline import ServicePipeline
 from spacy_nseen.service.settings import ServiceSettings
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test needs selenium (the test extra)")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -79,7 +80,8 @@ def test_the_page_links_a_caption_in_a_real_browser(
     text = CAPTION + HOSTILE
     expected = client.post("/v1/annotate", json={"texts": [text]}).json()["records"][0]["entities"]
     assert any(e["kb_id"] for e in expected) and any(e["kb_id"] is None for e in expected)
-    wait = WebDriverWait(browser, 30)
+    # the page replaces its elements when it links again: a stale one is looked up anew
+    wait = WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException])
     browser.get(server_url + "/")
     wait.until(lambda d: d.find_element(By.ID, "pipeline-info").text.startswith("pipeline "))
     browser.find_element(By.ID, "text").send_keys(text)
@@ -118,3 +120,11 @@ def test_the_page_links_a_caption_in_a_real_browser(
     unlinked = next(i for i, e in enumerate(expected) if e["kb_id"] is None and e["kb_candidates"] is not None)
     browser.find_elements(By.CSS_SELECTOR, "mark.entity")[unlinked].find_element(By.CLASS_NAME, "entity-label").click()
     assert "not linked" in browser.find_element(By.ID, "panel").text
+
+
+def test_the_api_page_lists_the_operations_without_the_network(server_url: str, browser: "webdriver.Chrome") -> None:
+    browser.get(server_url + "/docs")
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "section.document h2"))
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section.document h2")]
+    assert {"POST /v1/annotate", "POST /v1/link", "GET /v1/info"} <= set(headings)
+    assert "request: AnnotateRequest" in browser.find_element(By.ID, "api").text
