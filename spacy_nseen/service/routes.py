@@ -1,6 +1,7 @@
 """The `/v1` API: annotate, link, info, health and readiness."""
 
 import json
+import os
 from typing import Any, Dict, Optional, Union
 
 from fastapi import APIRouter, Request
@@ -67,9 +68,10 @@ def health() -> Dict[str, Any]:
 )
 def ready(request: Request) -> JSONResponse:
     if request.app.state.service is not None:
-        return JSONResponse({"status": "ready"})
+        return JSONResponse({"status": "ready", "worker": os.getpid()})
     error = request.app.state.load_error
-    return JSONResponse({"status": "failed" if error else "loading", "detail": error}, status_code=503)
+    status = {"status": "failed" if error else "loading", "detail": error, "worker": os.getpid()}
+    return JSONResponse(status, status_code=503)
 
 
 @router.get(

@@ -162,10 +162,11 @@ class InfoResponse(BaseModel):
 
 
 class StatusResponse(BaseModel):
-    """Health or readiness."""
+    """Health or readiness, and the worker process that answered."""
 
     status: str
     detail: Optional[str] = None
+    worker: Optional[int] = Field(None, description="The process id of the worker that answered")
 
 
 class ErrorResponse(BaseModel):

@@ -150,6 +150,22 @@ def run_scenarios(
     return results
 
 
+def rerun_faults(pipeline: str, texts: List[str], workers: int, out: Path, log_dir: Path, command: str) -> None:
+    """Run the faults again on a new server and put them into OUT/load.json's run of `workers` workers (the
+    command that did is recorded beside the table's)."""
+    results = json.loads((out / "load.json").read_text(encoding="utf8"))
+    run = next(r for r in results["runs"] if r["workers"] == workers)
+    with ServiceProcess(pipeline, workers, log_dir / f"faults_{workers}w.log") as server:
+        offset = len(texts) // 3
+        faults = {"kill_a_worker": kill_a_worker(server, single_bodies(texts[offset : offset + 200]))}
+        faults["sigterm_in_flight"] = sigterm_in_flight(server, batch_bodies(texts[offset + 200 : offset + 600], 100))
+    faults["command"] = command
+    faults["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    run["faults"] = faults
+    (out / "load.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
+    (out / "load.md").write_text(report(results, results["command"]), encoding="utf8")
+
+
 def memory_cell(rows: List[Dict[str, float]]) -> str:
     return ", ".join(f"{r['rss_mb']:.0f}/{r['pss_mb']:.0f}" for r in rows) or "-"
 
@@ -220,6 +236,8 @@ def report(results: Dict[str, Any], command: str) -> str:
             f"- SIGTERM {term['load']['requests']} 100-caption requests in flight: statuses {term['load']['statuses']}, "
             f"server exit code {term['exit_code']}.",
         ]
+        if faults.get("command"):
+            lines += ["", f"These faults were run again on {faults['date']} by `{faults['command']}`."]
     return "\n".join(lines) + "\n"
 
 
@@ -233,6 +251,7 @@ def main(
     soak_requests: int = typer.Option(10_000, "--soak", help="Requests of the memory soak (max workers only; 0: none)"),
     time_limit: float = typer.Option(120.0, "--time-limit", help="Seconds per scenario at most (the soak: 20×)"),
     faults: bool = typer.Option(True, "--faults/--no-faults", help="Kill a worker, SIGTERM in flight (max workers)"),
+    faults_only: bool = typer.Option(False, "--faults-only", help="Only run the faults again, into OUT/load.json"),
 ) -> None:
     """Load-test the service on 127.0.0.1 and write the table."""
     counts = [int(w) for w in workers.split(",")]
@@ -240,6 +259,11 @@ def main(
     out.mkdir(parents=True, exist_ok=True)
     log_dir = Path(tempfile.mkdtemp(prefix="nseen-service-load-"))
     print(f"server logs: {log_dir}", flush=True)
+    if faults_only:
+        command = "python -m training.benchmark.service_load " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        rerun_faults(pipeline, texts, max(counts), out, log_dir, command)
+        print((out / "load.md").read_text(encoding="utf8"))
+        return
     results: Dict[str, Any] = {
         "pipeline": pipeline,
         "captions": len(texts),

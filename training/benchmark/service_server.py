@@ -83,22 +83,25 @@ class ServiceProcess:
         return pids
 
     def wait_ready(self, timeout: float) -> None:
-        """Wait until every worker has loaded the pipeline: `workers` worker processes and 20 ready answers in a
-        row (a connection goes to any worker)."""
+        """Wait until every worker has loaded the pipeline: each current worker process has answered ready (the
+        answer names its worker; a new connection goes to any worker)."""
         assert self.process is not None
         deadline = time.monotonic() + timeout
-        in_a_row = 0
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited ({self.process.returncode}): see {self.log_path}")
-            try:
-                ready = httpx.get(self.url + "/v1/ready", timeout=5).status_code == 200
-            except httpx.HTTPError:
-                ready = False
-            in_a_row = in_a_row + 1 if ready and len(self.worker_pids()) >= self.workers else 0
-            if in_a_row >= 20:
-                return
-            time.sleep(0.05 if ready else 0.5)
+            workers = set(self.worker_pids())
+            ready = set()
+            for _ in range(20 * max(1, len(workers))):
+                try:
+                    answer = httpx.get(self.url + "/v1/ready", timeout=5)
+                except httpx.HTTPError:
+                    break
+                if answer.status_code == 200:
+                    ready.add(int(answer.json()["worker"]))
+                if len(workers) >= self.workers and workers <= ready:
+                    return
+            time.sleep(0.5)
         raise RuntimeError(f"the server was not ready in {timeout:.0f} s: see {self.log_path}")
 
     def stop(self, timeout: float = 60.0) -> Optional[int]:
