@@ -128,3 +128,24 @@ def test_the_api_page_lists_the_operations_without_the_network(server_url: str, 
     headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section.document h2")]
     assert {"POST /v1/annotate", "POST /v1/link", "GET /v1/info"} <= set(headings)
     assert "request: AnnotateRequest" in browser.find_element(By.ID, "api").text
+
+
+def test_the_page_links_an_uploaded_bioc_file(server_url: str, browser: "webdriver.Chrome", tmp_path: Path) -> None:
+    bioc = tmp_path / "article.xml"
+    bioc.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><collection><source>t</source><date/><key/><document><id>PMC9</id>'
+        "<passage><offset>0</offset><text>MDM2 binds p53 in HeLa cells.</text></passage>"
+        "<passage><offset>40</offset><text>Cells were treated with glucose.</text></passage></document></collection>",
+        encoding="utf8",
+    )
+    wait = WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException])
+    browser.get(server_url + "/")
+    wait.until(lambda d: d.find_element(By.ID, "pipeline-info").text.startswith("pipeline "))
+    browser.find_element(By.ID, "bioc-file").send_keys(str(bioc))
+    browser.find_element(By.ID, "annotate").click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".document")) == 2)
+    assert [d.get_attribute("data-id") for d in browser.find_elements(By.CSS_SELECTOR, ".document")] == [
+        "PMC9/0",
+        "PMC9/1",
+    ]
+    assert browser.find_elements(By.CSS_SELECTOR, "mark.entity")
