@@ -33,6 +33,7 @@ from .uniprot_format import add_approved_symbols, read_hgnc_approved, read_hgnc_
 
 KBS = ("uniprot", "chebi")
 SECONDARY_FILE = "organisms/uniprot_sec_ac.txt"
+EXTRA_FILE = "organisms/names_by_organism_extra.tsv.gz"
 HUMAN_TAXON = 9606
 
 
@@ -106,9 +107,12 @@ def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List
             rows.taxa[kb_id] = taxon
             if row["name_kind"] == "gene_primary" and kb_id not in genes:
                 genes[kb_id] = GeneNames(taxon, row["name"].strip())
-        if not extra.empty:
-            found |= add_extra_organisms(rows, _existing(sources, "organisms/names_by_organism_extra.tsv.gz"),
-                                         extra, forms)
+        extra_path = sources / EXTRA_FILE
+        if not extra.empty and extra_path.is_file():
+            found |= add_extra_organisms(rows, extra_path, extra, forms)
+        elif not extra.empty:
+            msg.warn(f"{extra_path}: not fetched (a mirror without it); the reference set has no other organisms "
+                     "than those of names_by_organism.tsv.gz (rerun python -m training.data.fetch organisms to add them)")
         missing = sorted(wanted - found)
         if missing:
             raise DataFileError(path, f"has no names of the taxa {missing}", "Fetch the organisms source again, or drop those taxa.")

@@ -8,12 +8,16 @@ organism assigner's lexicon knows, and the human viruses of `VIRUS_SPECIES`) or 
 Viral entries are filed under strains and isolates (`Human herpesvirus 8 type P (isolate GK18)`, 55 HIV-1
 isolates); a caption names the virus (`KSHV`, `HIV-1`), so their taxon becomes the species' (`VIRUS_SPECIES`).
 An entry mnemonic is kept only for an entry without a gene name (otherwise it repeats the gene name or is an
-opaque code such as `KITH` of thymidine kinase).
+opaque code such as `KITH` of thymidine kinase). Gene names that are common English words as written (fly `in`,
+`for`, `how`, `en`: lower case, and a spaCy stop word or two letters at most) are left out: the exact tier folds
+case, so such a name would match the word in every sentence (the entry keeps its name forms, `Dmen`).
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple, Union
+
+from spacy.lang.en.stop_words import STOP_WORDS
 
 from training.common.data_errors import DataFileError
 from training.common.tsv_io import iter_tsv
@@ -114,14 +118,22 @@ class ExtraEntry:
     names: List[Tuple[str, str]]
 
     def kept_names(self) -> List[Tuple[str, str]]:
-        """RETURNS (List[Tuple[str, str]]): the names without the mnemonic when the entry has another name."""
-        if any(kind != MNEMONIC for _, kind in self.names):
-            return [(n, k) for n, k in self.names if k != MNEMONIC]
-        return list(self.names)
+        """RETURNS (List[Tuple[str, str]]): the names without common English words, and without the mnemonic when
+        the entry has another name."""
+        names = [(n, k) for n, k in self.names if not is_common_word(n)]
+        if any(kind != MNEMONIC for _, kind in names):
+            return [(n, k) for n, k in names if k != MNEMONIC]
+        return names or [(n, k) for n, k in self.names if k == MNEMONIC]
 
     def gene_name(self) -> Optional[str]:
         """RETURNS (Optional[str]): the entry's primary gene name, if it has one."""
         return next((n for n, k in self.names if k == GENE), None)
+
+
+def is_common_word(name: str) -> bool:
+    """RETURNS (bool): whether a name is a common English word as written (`in`, `for`, `how`, `en`)."""
+    text = name.strip()
+    return text.isalpha() and text.islower() and (len(text) <= 2 or text in STOP_WORDS)
 
 
 def read_extra_entries(path: PathLike, selection: Selection) -> Iterator[ExtraEntry]:

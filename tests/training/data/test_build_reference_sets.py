@@ -119,3 +119,14 @@ def test_unknown_organism_word_is_a_clear_error(mirror_sources, tmp_path):
     result = CliRunner().invoke(_app(), ["uniprot", "--sources", str(mirror_sources), "--out", str(tmp_path / "o"),
                                          "--organisms", "flies"])
     assert result.exit_code != 0 and "neither an NCBI taxon id" in result.output
+
+
+def test_model_organisms_without_the_extra_file_warn_and_explicit_ones_fail(mirror_sources, tmp_path):
+    _organism_sources(mirror_sources)
+    (mirror_sources / "organisms" / "names_by_organism_extra.tsv.gz").unlink()
+    ok = CliRunner().invoke(_app(), ["uniprot", "--sources", str(mirror_sources), "--out", str(tmp_path / "a"),
+                                     "--organisms", "10090,model", "--no-gene-aliases"])
+    assert ok.exit_code == 0 and "not fetched" in ok.output
+    bad = CliRunner().invoke(_app(), ["uniprot", "--sources", str(mirror_sources), "--out", str(tmp_path / "b"),
+                                      "--organisms", "10090,7227", "--no-gene-aliases"])
+    assert bad.exit_code != 0

@@ -59,3 +59,12 @@ def test_a_bad_taxon_is_a_clear_error(tmp_path):
 
 def test_entry_without_gene():
     assert ExtraEntry("P1", 1, [("ABC", "entry_mnemonic")]).gene_name() is None
+
+
+def test_common_english_words_are_no_names():
+    from training.data.extra_organisms import is_common_word
+
+    assert is_common_word("in") and is_common_word("en") and is_common_word("how")
+    assert not is_common_word("dpp") and not is_common_word("En") and not is_common_word("unc-51")
+    entry = ExtraEntry("P1", 7227, [("in", "gene_primary"), ("INAC", "entry_mnemonic")])
+    assert entry.kept_names() == [("INAC", "entry_mnemonic")]
