@@ -37,6 +37,10 @@ from training.common.data_errors import run_cli
 from training.common.tsv_io import iter_tsv, write_tsv
 
 MAX_WORDS = 6
+# the kinds of name a paper writes for the protein itself; previous symbols (`LPS` of IRF6), nomenclature aliases and
+# entry mnemonics are mostly other words in running text
+COUNTED_KINDS = frozenset({"recommended", "alternative", "gene_primary", "gene_synonym", "hgnc_alias", "name",
+                           "primary", "component"})
 CASED_MAX = 5
 _JOINERS = re.compile(r"\s*([-/])\s*")
 
@@ -58,15 +62,18 @@ def gene_groups(rows: Iterable[Tuple[str, str, str]]) -> Dict[str, str]:
 
 
 def unambiguous_names(rows: Iterable[Tuple[str, str, str]], group: Dict[str, str]) -> Dict[str, str]:
-    """RETURNS (Dict[str, str]): name key -> the one gene it names (names of several genes, of one character or of
-    digits only are left out)."""
+    """RETURNS (Dict[str, str]): name key -> the one gene it names (names of several genes, of fewer than three
+    characters, of digits only, or only of kinds outside `COUNTED_KINDS` are left out)."""
     genes: Dict[str, Set[str]] = defaultdict(set)
-    for kb_id, name, _ in rows:
+    counted: Set[str] = set()
+    for kb_id, name, kind in rows:
         key = name_key(name)
-        if len(key) < 2 or key.replace(" ", "").isdigit() or key.casefold() in STOP_WORDS:
+        if len(key) < 3 or key.replace(" ", "").isdigit() or key.casefold() in STOP_WORDS:
             continue
         genes[key].add(group[kb_id])
-    return {key: next(iter(g)) for key, g in genes.items() if len(g) == 1}
+        if kind in COUNTED_KINDS:
+            counted.add(key)
+    return {key: next(iter(g)) for key, g in genes.items() if len(g) == 1 and key in counted}
 
 
 def count_occurrences(sentences: Iterable[str], names: Dict[str, str]) -> Counter:
