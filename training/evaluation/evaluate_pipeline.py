@@ -310,7 +310,10 @@ def evaluate_pipeline(
     linker = find_linker(nlp)
     try:
         secondary = read_secondary_map(chebi_secondary) if chebi_secondary else {}
-        if uniprot_secondary is not None:
+        if uniprot_secondary is not None and not uniprot_secondary.exists():
+            msg.warn(f"{uniprot_secondary}: not found (a mirror without UniProt's sec_ac.txt); retired accessions "
+                     "are not mapped (put the file at the mirror's uniprot_other/uniprot_sec_ac.txt and fetch again)")
+        elif uniprot_secondary is not None:
             secondary.update(read_uniprot_secondary_map(uniprot_secondary))
         equiv = EquivalenceClasses.from_file(equivalence, secondary) if equivalence else EquivalenceClasses((), secondary)
         taxon_of = read_taxa(taxa) if taxa else None
