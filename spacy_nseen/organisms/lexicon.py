@@ -186,8 +186,7 @@ SPECIES_WORDS: Dict[str, Tuple[int, float]] = {
     "tadpoles": (XENOPUS, 0.8),
     "egg extract": (XENOPUS, 0.6),
     "egg extracts": (XENOPUS, 0.6),
-    "larvae": (FLY, 0.4),
-    "larval": (FLY, 0.4),
+    # (no `larvae`: zebrafish and worm papers write it too)
     "imaginal disc": (FLY, 1.0),
     "imaginal discs": (FLY, 1.0),
     "wing disc": (FLY, 1.0),
@@ -237,13 +236,9 @@ SPECIES_WORDS: Dict[str, Tuple[int, float]] = {
     "bacillus subtilis": (BACILLUS, 1.0),
     "hiv": (HIV1, 0.7),
     "hiv-1": (HIV1, 0.7),
-    # human viruses: weak, as their words also name the infected host's proteins' captions
-    "kshv": (KSHV, 0.3),
-    "hhv-8": (KSHV, 0.3),
-    "ebv": (EBV, 0.3),
-    "epstein-barr virus": (EBV, 0.3),
-    "hcmv": (HCMV, 0.3),
-    "hsv-1": (HSV1, 0.3),
+    # no virus words (`KSHV`, `EBV`): a virus paper's captions are mostly about the infected host's proteins (with
+    # `KSHV` at 0.3, the host's paxillin, CrkL and CrkII of one dev article were assigned KSHV and left unlinked:
+    # 18 gold spans); a viral protein is named by its prefix (`KSHV-TK`, `VIRUS_PREFIXES`)
     # free-living model organisms studied on their own (pathogens are left out: their words name the infected
     # host's proteins' captions too, README "Limitations")
     "chlamydomonas": (CHLAMYDOMONAS, 1.0),
