@@ -302,8 +302,17 @@ PRIMARY_CELLS: Dict[str, Tuple[int, float]] = {
 # A virus's abbreviation written before its protein's name (`KSHV-TK`, `EBV-BZLF1`, `HIV-1 Nef`): the protein is
 # the virus's (matched case-sensitively, followed by a dash or a space and the name).
 VIRUS_PREFIXES: Dict[str, int] = {
-    "KSHV": KSHV, "HHV-8": KSHV, "HHV8": KSHV, "EBV": EBV, "HIV-1": HIV1, "HIV": HIV1, "HCMV": HCMV,
-    "HSV-1": HSV1, "MHV68": MHV68, "MHV-68": MHV68, "IAV": INFLUENZA_A,
+    "KSHV": KSHV,
+    "HHV-8": KSHV,
+    "HHV8": KSHV,
+    "EBV": EBV,
+    "HIV-1": HIV1,
+    "HIV": HIV1,
+    "HCMV": HCMV,
+    "HSV-1": HSV1,
+    "MHV68": MHV68,
+    "MHV-68": MHV68,
+    "IAV": INFLUENZA_A,
 }
 _VIRUS_PREFIX = re.compile(
     r"^(" + "|".join(re.escape(p) for p in sorted(VIRUS_PREFIXES, key=len, reverse=True)) + r")[\s\-‐‑–](?=\w)"

@@ -11,7 +11,19 @@ import re
 from dataclasses import dataclass
 from typing import List
 
-from .lexicon import ARABIDOPSIS, ECOLI, HUMAN, MOUSE, RAT, WORM, YEAST, mention_prefix, organism_name, reporter_organism, virus_prefix
+from .lexicon import (
+    ARABIDOPSIS,
+    ECOLI,
+    HUMAN,
+    MOUSE,
+    RAT,
+    WORM,
+    YEAST,
+    mention_prefix,
+    organism_name,
+    reporter_organism,
+    virus_prefix,
+)
 
 _YEAST_ORF = re.compile(r"^Y[A-P][LR]\d{3}[WC](?:-[A-Z])?$")
 _YEAST_PROTEIN = re.compile(r"^[A-Z][a-z]{2}\d{1,3}p$")

@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Set, Tuple
 
 import typer
-from wasabi import msg
-
 from spacy.lang.en.stop_words import STOP_WORDS
+from wasabi import msg
 
 from training.common.data_errors import run_cli
 from training.common.tsv_io import iter_tsv, write_tsv

@@ -3,8 +3,14 @@ import gzip
 import pytest
 
 from training.common.data_errors import DataFileError
-from training.data.extra_organisms import (MODEL_ORGANISMS, ExtraEntry, Selection, parse_selection,
-                                           read_extra_entries, species_taxon)
+from training.data.extra_organisms import (
+    MODEL_ORGANISMS,
+    ExtraEntry,
+    Selection,
+    parse_selection,
+    read_extra_entries,
+    species_taxon,
+)
 
 HEADER = "accession\tname\tname_kind\ttaxon_id\torganism\n"
 ROWS = [

@@ -2,9 +2,14 @@ import pytest
 
 from training.common.data_errors import DataFileError
 from training.data.reference_rows import ReferenceRows
-from training.data.uniprot_secondary import (curie_map, map_reference_rows, parse_secondary_lines,
-                                             read_secondary_accessions, read_uniprot_secondary_map,
-                                             write_secondary_tsv)
+from training.data.uniprot_secondary import (
+    curie_map,
+    map_reference_rows,
+    parse_secondary_lines,
+    read_secondary_accessions,
+    read_uniprot_secondary_map,
+    write_secondary_tsv,
+)
 
 SEC_AC = """Description: Secondary accession numbers: index
 Secondary AC                  Primary AC
