@@ -37,6 +37,11 @@ class ArticleContext:
             raise TypeError(f"the article's text {bad[0]} is a {type(self.texts[bad[0]]).__name__}, not a string")
         if figures is not None and len(figures) != len(self.texts):
             raise ValueError(f"{len(self.texts)} texts but {len(figures)} figure keys: give one per text (None: none)")
+        keys = list(figures or ())
+        unhashable = [i for i, key in enumerate(keys) if not isinstance(key, Hashable)]
+        if unhashable:
+            i = unhashable[0]
+            raise TypeError(f"the figure key of text {i} is a {type(keys[i]).__name__}: give a string (None: none)")
         self.figures: Optional[Tuple[FigureKey, ...]] = None if figures is None else tuple(figures)
         self._groups: Dict[Hashable, List[int]] = {}  # figure → its texts, in order
         self._place: List[int] = []  # per text, its place in its figure's group (-1: none)

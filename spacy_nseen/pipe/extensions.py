@@ -1,6 +1,6 @@
 """The Span and Doc extension attributes the `nseen_linker` reads and writes."""
 
-from typing import Any, Callable, Dict, List, Optional, cast
+from typing import Any, Callable, Dict, Hashable, List, Optional, cast
 
 from spacy.tokens import Doc, Span
 
@@ -85,8 +85,12 @@ def article_of(doc: Doc) -> Optional[Dict[str, Any]]:
         raise ValueError(f"doc._.article['index'] is {index!r}, not a place in its {len(texts)} texts: {hint}")
     if texts[index] != doc.text:
         raise ValueError(f"doc._.article['texts'][{index}] is not the doc's text: {hint}")
-    if figures is not None and (not isinstance(figures, (list, tuple)) or len(figures) != len(texts)):
-        raise ValueError(f"doc._.article['figures'] must be None or one figure key per text: {hint}")
+    if figures is not None and (
+        not isinstance(figures, (list, tuple))
+        or len(figures) != len(texts)
+        or not all(isinstance(key, Hashable) for key in figures)
+    ):
+        raise ValueError(f"doc._.article['figures'] must be None or one figure key (a string) per text: {hint}")
     return article
 
 

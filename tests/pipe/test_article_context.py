@@ -73,6 +73,7 @@ def test_the_cache_gives_the_docs_of_one_article_one_context():
     ("one string", None, TypeError, "list of strings"),
     (["fine", 3], None, TypeError, "text 1 is a int"),
     (["a", "b"], ["Figure 1"], ValueError, "2 texts but 1 figure keys"),
+    (["a", "b"], ["Figure 1", ["Figure", 2]], TypeError, "figure key of text 1 is a list"),
 ])
 def test_bad_articles_are_a_clear_error(texts, figures, error, message):
     with pytest.raises(error, match=message):
