@@ -398,6 +398,8 @@ def main(
                                           help="Pipeline config whose nseen_linker settings (and kb_settings) every linker gets"),
     article_sizes: str = typer.Option("25,100,400,1000", "--article-sizes", help="articles section: texts per article"),
     article_rounds: int = typer.Option(2, "--article-rounds", help="articles section: interleaved rounds"),
+    article_min_texts: int = typer.Option(400, "--article-min-texts", help="articles section: texts per run (several articles)"),
+    bioid_captions: int = typer.Option(2000, "--bioid-captions", help="articles section: Bio-ID captions grouped by article (0: none)"),
     fulltext_articles: str = typer.Option("100,1000", "--fulltext-articles",
                                           help="articles section: annotate full-text BioC corpora of these many articles ('': none)"),
     headline: Optional[Path] = typer.Option(None, "--headline", help="Merge the headline figures (ner_captions_per_s, "
@@ -474,7 +476,8 @@ def main(
         if not pipeline:
             raise typer.BadParameter("the articles section needs --pipeline")
         run_articles(results, pipeline, captions, work, sizes=[int(x) for x in article_sizes.split(",") if x.strip()],
-                     rounds=article_rounds, fulltext=[int(x) for x in fulltext_articles.split(",") if x.strip()])
+                     rounds=article_rounds, fulltext=[int(x) for x in fulltext_articles.split(",") if x.strip()],
+                     bioid_captions=bioid_captions, min_texts=article_min_texts)
         save_partial()
     results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["targets"] = check_targets(results)

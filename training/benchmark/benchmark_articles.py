@@ -134,7 +134,8 @@ def annotate_fulltext(pipeline: str, mirror: Path, work: Path, n_articles: Seque
 
 
 def run_articles(results: Dict[str, Any], pipeline: str, captions: Path, work: Path, *, sizes: Sequence[int] = ARTICLE_SIZES,
-                 rounds: int = 2, bioid_captions: int = 2000, fulltext: Sequence[int] = FULLTEXT_ARTICLES) -> None:
+                 rounds: int = 2, bioid_captions: int = 2000, fulltext: Sequence[int] = FULLTEXT_ARTICLES,
+                 min_texts: int = 400) -> None:
     """The articles section: fills `results["articles"]`."""
     import spacy
 
@@ -142,9 +143,11 @@ def run_articles(results: Dict[str, Any], pipeline: str, captions: Path, work: P
     nlp = spacy.load(pipeline)
     section: Dict[str, Any] = {"pipeline": pipeline, "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
     results["articles"] = section
-    section["bioid_by_article"] = bioid_articles(nlp, captions, bioid_captions, rounds)
-    msg.info(f"Bio-ID by article: {section['bioid_by_article']}")
-    section["sizes"] = article_sizes(nlp, captions, sizes, rounds)
+    if bioid_captions:
+        section["bioid_by_article"] = bioid_articles(nlp, captions, bioid_captions, rounds)
+        msg.info(f"Bio-ID by article: {section['bioid_by_article']}")
+    if sizes:
+        section["sizes"] = article_sizes(nlp, captions, sizes, rounds, min_texts)
     del nlp
     if fulltext:
         mirror = captions.parent.parent

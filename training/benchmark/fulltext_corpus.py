@@ -34,7 +34,7 @@ def passage(offset: int, text: str, infons: dict) -> str:
     return f"<passage>{tags}<offset>{offset}</offset><text>{escape(text)}</text></passage>"
 
 
-def write_fulltext_bioc(mirror: Path, output: Path, articles: int, paragraphs: int = 8, sentences_each: int = 5) -> int:
+def write_fulltext_bioc(mirror: Path, output: Path, articles: int, paragraphs: int = 4, sentences_each: int = 4) -> int:
     """Write `articles` BioC documents (see the module doc). RETURNS (int): the passages written."""
     captions = read_captions(mirror / "bioid" / "captions.tsv.gz")
     groups = [list(g) for _, g in groupby(captions, key=lambda c: c.pmc_id)]
@@ -66,8 +66,8 @@ def main(
     mirror: Path = typer.Argument(..., help="The data mirror (../shared/data)"),
     output: Path = typer.Argument(..., help="BioC XML file to write"),
     articles: int = typer.Option(100, "--articles", help="Documents"),
-    paragraphs: int = typer.Option(8, "--paragraphs", help="Body paragraphs per document"),
-    sentences_each: int = typer.Option(5, "--sentences", help="Sentences per paragraph"),
+    paragraphs: int = typer.Option(4, "--paragraphs", help="Body paragraphs per document"),
+    sentences_each: int = typer.Option(4, "--sentences", help="Sentences per paragraph"),
 ) -> None:
     """Write a full-text BioC corpus made from the mirror."""
     n = write_fulltext_bioc(mirror, output, articles, paragraphs, sentences_each)
