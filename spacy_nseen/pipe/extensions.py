@@ -1,6 +1,7 @@
 """The Span and Doc extension attributes the `nseen_linker` reads and writes."""
 
-from typing import Any, Callable, Dict, Hashable, List, Optional, cast
+from functools import partial
+from typing import Any, Dict, Hashable, List, Optional, cast
 
 from spacy.tokens import Doc, Span
 
@@ -26,29 +27,25 @@ def _user_data(doc: Doc) -> Dict[Any, Any]:
     return cast(Dict[Any, Any], doc.user_data)
 
 
-def _context_getter(name: str) -> Callable[[Doc], Optional[List[str]]]:
-    def get(doc: Doc) -> Optional[List[str]]:
-        value = _user_data(doc).get(_key(name))
-        if value is not None:
-            return value
-        article = _user_data(doc).get(_key("article"))
-        if not isinstance(article, dict) or "texts" not in article or "index" not in article:
-            return None
-        texts, index, figures = article["texts"], article["index"], article.get("figures")
-        if name == "article_texts":
-            return [text for j, text in enumerate(texts) if j != index]
-        if figures is None or figures[index] is None:
-            return None
-        return [text for j, text in enumerate(texts) if j != index and figures[j] == figures[index]]
-
-    return get
+def _context_value(name: str, doc: Doc) -> Optional[List[str]]:
+    """The getter of `doc._.<name>`: the value set on the doc, else the other texts of `doc._.article`."""
+    value = _user_data(doc).get(_key(name))
+    if value is not None:
+        return value
+    article = _user_data(doc).get(_key("article"))
+    if not isinstance(article, dict) or "texts" not in article or "index" not in article:
+        return None
+    texts, index, figures = article["texts"], article["index"], article.get("figures")
+    if name == "article_texts":
+        return [text for j, text in enumerate(texts) if j != index]
+    if figures is None or figures[index] is None:
+        return None
+    return [text for j, text in enumerate(texts) if j != index and figures[j] == figures[index]]
 
 
-def _context_setter(name: str) -> Callable[[Doc, Any], None]:
-    def set_value(doc: Doc, value: Any) -> None:
-        _user_data(doc)[_key(name)] = value
-
-    return set_value
+def _set_context(name: str, doc: Doc, value: Any) -> None:
+    """The setter of `doc._.<name>`: kept where spaCy keeps extension values (DocBin carries it)."""
+    _user_data(doc)[_key(name)] = value
 
 
 def register_extensions() -> None:
@@ -61,7 +58,8 @@ def register_extensions() -> None:
             Doc.set_extension(name, default=None)
     for name in CONTEXT_EXTENSIONS:
         if not Doc.has_extension(name):
-            Doc.set_extension(name, getter=_context_getter(name), setter=_context_setter(name))
+            # module-level functions, so that spaCy's multiprocessing can pickle the extensions
+            Doc.set_extension(name, getter=partial(_context_value, name), setter=partial(_set_context, name))
 
 
 def explicit_context(doc: Doc, name: str) -> bool:

@@ -53,3 +53,13 @@ def test_docs_of_an_article_keep_their_context_through_a_docbin():
     docs = article_docs(nlp, CAPTIONS, figures=["Figure 1", "Figure 2", "Figure 2"])
     restored = list(DocBin(docs=docs, store_user_data=True).get_docs(nlp.vocab))
     assert restored[2]._.article_texts == CAPTIONS[:2] and restored[2]._.figure_texts == [CAPTIONS[1]]
+
+
+def test_the_context_extensions_pickle_for_spacys_multiprocessing():
+    import pickle
+
+    from spacy.tokens import Doc
+
+    article_docs(spacy.blank("en"), CAPTIONS)  # registers them
+    for name in ("article_texts", "figure_texts"):
+        pickle.dumps(Doc.get_extension(name))  # `nlp.pipe(n_process=2)` sends them to the workers
