@@ -1,7 +1,9 @@
 """The page in a real browser: Debian's headless chromium driven through chromium-driver (selenium) against the
 service on 127.0.0.1: paste a caption, check the highlighted entities, their entry links and the candidate panel,
-re-link with an organism, and save a screenshot to results/service/browser.png."""
+re-link with an organism, and save a screenshot: to results/service/browser.png with NSEEN_SAVE_SCREENSHOT=1 (how the
+committed one was made), else to the test's temporary directory, so that a test run changes no tracked file."""
 
+import os
 import shutil
 import socket
 import threading
@@ -26,7 +28,12 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 uvicorn = pytest.importorskip("uvicorn", reason="the service needs the serve extra")
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-SCREENSHOT = REPO / "results" / "service" / "browser.png"
+COMMITTED_SCREENSHOT = REPO / "results" / "service" / "browser.png"
+
+
+def screenshot_path(tmp_path: Path) -> Path:
+    """RETURNS (Path): where the screenshot goes (results/ only when asked)."""
+    return COMMITTED_SCREENSHOT if os.environ.get("NSEEN_SAVE_SCREENSHOT") == "1" else tmp_path / "browser.png"
 HOSTILE = " Tagged <script>window.nseenInjected = 1</script> <b>bold</b>."
 
 pytestmark = [
@@ -75,7 +82,7 @@ def browser() -> Iterator["webdriver.Chrome"]:
 
 
 def test_the_page_links_a_caption_in_a_real_browser(
-    server_url: str, browser: "webdriver.Chrome", client: TestClient
+    server_url: str, browser: "webdriver.Chrome", client: TestClient, tmp_path: Path
 ) -> None:
     text = CAPTION + HOSTILE
     expected = client.post("/v1/annotate", json={"texts": [text]}).json()["records"][0]["entities"]
@@ -113,7 +120,7 @@ def test_the_page_links_a_caption_in_a_real_browser(
     if expected[first]["kb_taxon"]:
         assert f"taxon {expected[first]['kb_taxon']}" in panel.find_element(By.CLASS_NAME, "organism").text
         assert panel.find_elements(By.CSS_SELECTOR, "ul.evidence li")
-    browser.save_screenshot(str(SCREENSHOT)) if SCREENSHOT.parent.is_dir() else None
+    assert browser.save_screenshot(str(screenshot_path(tmp_path)))
     # set the document's organism: the page links again, and the record says so
     Select(browser.find_element(By.ID, "organism")).select_by_value("9606")
     wait.until(lambda d: "organisms: human (taxon 9606)" in d.find_element(By.CSS_SELECTOR, ".document h3").text)
