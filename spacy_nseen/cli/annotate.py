@@ -55,6 +55,9 @@ def annotate_command(
     batch_size: int = typer.Option(64, "--batch-size", help="Docs per nlp.pipe batch"),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the shards of a run with other settings"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar"),
+    context: bool = typer.Option(
+        True, "--context/--no-context", help="Give each text its article's other texts as context (docs/annotate.md)"
+    ),
 ) -> None:
     """Annotate a corpus with a pipeline: entities with ids, scores and candidates, as JSONL or BioC XML shards."""
     if output_format not in OUTPUT_FORMATS:
@@ -79,6 +82,7 @@ def annotate_command(
             batch_size=batch_size,
             overwrite=overwrite,
             progress=progress,
+            context=context,
         )
     except (CorpusError, NseenError, OSError) as err:
         msg.fail(str(err), exits=1)

@@ -9,6 +9,7 @@ from typing import Any, Dict, Iterator, List, Optional, Union
 
 from tqdm import tqdm
 
+from .articles import KeyFunction, article_key_function, record_keys, shard_chunks
 from .engines import Engine, InProcessEngine
 from .readers import count_items, detect_format, read_corpus
 from .records import BadRecord, TextRecord
@@ -38,9 +39,15 @@ class ShardPlan:
     passes on the shards not yet done; `n_shards`/`n_items` are complete once iteration ends."""
 
     def __init__(
-        self, items: Iterator[Union[TextRecord, BadRecord]], shard_size: int, store: ShardStore, progress: tqdm
+        self,
+        items: Iterator[Union[TextRecord, BadRecord]],
+        shard_size: int,
+        store: ShardStore,
+        progress: tqdm,
+        article_key: Optional[KeyFunction] = None,
     ) -> None:
         self.items, self.shard_size, self.store, self.progress = items, shard_size, store, progress
+        self.article_key = article_key  # a record's article: shards end between articles, texts get their context
         self.n_shards = 0
         self.n_items = 0
         self.resumed = 0
@@ -54,19 +61,10 @@ class ShardPlan:
             return None
         records = [x for x in chunk if isinstance(x, TextRecord)]
         bad = [x for x in chunk if isinstance(x, BadRecord)]
-        return ShardTask(index, records, bad)
+        return ShardTask(index, records, bad, record_keys(records, self.article_key))
 
     def __iter__(self) -> Iterator[ShardTask]:
-        chunk: List[Union[TextRecord, BadRecord]] = []
-        index = 0
-        for item in self.items:
-            chunk.append(item)
-            if len(chunk) == self.shard_size:
-                task = self._task(index, chunk)
-                if task is not None:
-                    yield task
-                chunk, index = [], index + 1
-        if chunk:
+        for index, chunk in enumerate(shard_chunks(self.items, self.shard_size, self.article_key)):
             task = self._task(index, chunk)
             if task is not None:
                 yield task
@@ -111,6 +109,7 @@ def annotate_corpus(
     batch_size: int = 64,
     overwrite: bool = False,
     progress: bool = True,
+    context: bool = True,
 ) -> Dict[str, Any]:
     """Annotate a corpus with a pipeline; resume if `output_dir` holds shards of the same run.
 
@@ -125,6 +124,8 @@ def annotate_corpus(
     batch_size (int): Docs per `nlp.pipe` batch.
     overwrite (bool): Replace the shards of a run with other settings.
     progress (bool): Show a progress bar (texts/s, ETA when the size is known).
+    context (bool): Give each text the other texts of its article as context (`articles`: BioC documents, JSONL
+        `article`/`figure` fields, the captions TSV's `pmc_id`); shards then end between articles.
     RETURNS (Dict[str, Any]): The summary (also written to `summary.json`).
     """
     input_path, output_dir = Path(input_path), Path(output_dir)
@@ -139,6 +140,7 @@ def annotate_corpus(
         "output_format": output_format,
         "shard_size": shard_size,
         "pipeline": pipeline_identity(pipeline),
+        "context": context,
     }
     store = ShardStore(output_dir, settings, overwrite=overwrite)
     own_engine = engine is None
@@ -149,7 +151,8 @@ def annotate_corpus(
     start = time.perf_counter()
     texts_this_run = 0
     with tqdm(total=total, unit="text", desc="annotate", disable=not progress, dynamic_ncols=True) as bar:
-        plan = ShardPlan(read_corpus(input_path, resolved_format), shard_size, store, bar)
+        key = article_key_function(resolved_format, context)
+        plan = ShardPlan(read_corpus(input_path, resolved_format), shard_size, store, bar, key)
         try:
             for result in engine.run(plan):
                 store.write(result)
