@@ -75,7 +75,7 @@ def test_demo_workflow_builds_a_wheel_that_links(tmp_path: Path) -> None:
     assert any(r.startswith("spacy-nseen") for r in check["requirements"])
 
     times = json.loads((tmp_path / RESULTS / "step_times.json").read_text(encoding="utf8"))
-    for step in ("train-chebi", "build-indexes:chebi", "train-ner", "evaluate-hgnc", "assemble", "evaluate:pipeline",
+    for step in ("train-chebi", "build-indexes:chebi", "vectors", "train-ner", "evaluate-hgnc", "assemble", "evaluate:pipeline",
                  "package", "check-wheel"):
         assert times[step]["ok"], times[step]
 

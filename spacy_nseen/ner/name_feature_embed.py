@@ -1,20 +1,22 @@
 """`spacy_nseen.NameFeatureHashEmbed.v1`: spaCy's `MultiHashEmbed` with more columns, the name features.
 
-The same layers as `spacy.MultiHashEmbed.v2` without static vectors (one `HashEmbed` of `width` per token
-attribute, concatenated, a Maxout to `width`), plus one small `HashEmbed` (`feature_width`) per column of
-`doc._.nseen_name_features`, the place of each token in a name of each label's list that the `nseen_name_features`
-component writes before the tok2vec runs. A doc that component has not seen (the few docs spaCy passes to
-`initialize` to infer shapes) gets code 0 (O) in every column; a doc with another number of columns than
+The same layers as `spacy.MultiHashEmbed.v2` (one `HashEmbed` of `width` per token attribute, concatenated, with
+the vocab's static vectors projected to `width` when `include_static_vectors`, a Maxout to `width`), plus one
+small `HashEmbed` (`feature_width`) per column of `doc._.nseen_name_features`, the place of each token in a name
+of each label's list that the `nseen_name_features` component writes before the tok2vec runs. A doc that
+component has not seen (the few docs spaCy passes to `initialize` to infer shapes) gets code 0 (O) in every
+column; a doc with another number of columns than
 `name_labels` is an error that says so.
 """
 
 from typing import Callable, List, Tuple, Union, cast
 
 import numpy
+from spacy.ml.staticvectors import StaticVectors
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import HashEmbed, Maxout, Model, chain, concatenate, list2ragged, ragged2list, with_array
-from thinc.types import Floats2d, Ints2d
+from thinc.types import Floats2d, Ints2d, Ragged
 
 from .name_features import EXTENSION
 
@@ -48,7 +50,13 @@ def _extract_forward(
 
 @registry.architectures("spacy_nseen.NameFeatureHashEmbed.v1")
 def name_feature_hash_embed(
-    width: int, attrs: List[Union[str, int]], rows: List[int], name_labels: int, feature_rows: int, feature_width: int
+    width: int,
+    attrs: List[Union[str, int]],
+    rows: List[int],
+    name_labels: int,
+    feature_rows: int,
+    feature_width: int,
+    include_static_vectors: bool = False,
 ) -> Model[List[Doc], List[Floats2d]]:
     """Hash embeddings of `attrs` (`rows` each, `width` wide) and of each name-feature column (`feature_rows`,
     `feature_width` wide), mixed to `width`.
@@ -59,6 +67,8 @@ def name_feature_hash_embed(
     name_labels (int): the columns of `doc._.nseen_name_features` (the component's number of labels).
     feature_rows (int): the rows of each name-feature table (a column has 5 codes).
     feature_width (int): the width of each name-feature table.
+    include_static_vectors (bool): also embed the vocab's static vectors (e.g. floret ones, loaded by
+        `[initialize] vectors`), projected to `width`; spaCy refuses to initialize without vectors then.
     """
     if len(rows) != len(attrs):
         raise ValueError(f"Mismatched lengths: {len(rows)} rows for {len(attrs)} attrs")
@@ -74,11 +84,13 @@ def name_feature_hash_embed(
         HashEmbed(feature_width, feature_rows, column=len(rows) + i, seed=8 + len(rows) + i, dropout=0.0)
         for i in range(name_labels)
     ]
-    concat_width = width * len(rows) + feature_width * name_labels
-    return chain(
-        name_feature_extractor(list(attrs), name_labels),
-        list2ragged(),
-        with_array(concatenate(*embeddings)),
-        with_array(Maxout(width, concat_width, nP=3, dropout=0.0, normalize=True)),
-        ragged2list(),
+    concat_width = width * (len(rows) + int(include_static_vectors)) + feature_width * name_labels
+    extract = name_feature_extractor(list(attrs), name_labels)
+    mix: Model[Ragged, Ragged] = with_array(Maxout(width, concat_width, nP=3, dropout=0.0, normalize=True))
+    if not include_static_vectors:
+        # the layer tree of the pipelines trained before static vectors were an option (their weights load)
+        return chain(extract, list2ragged(), with_array(concatenate(*embeddings)), mix, ragged2list())
+    hashed: Model[List[Doc], Ragged] = chain(
+        extract, cast(Model[List[Ints2d], Ragged], list2ragged()), with_array(concatenate(*embeddings))
     )
+    return chain(concatenate(hashed, StaticVectors(width, dropout=0.0)), mix, ragged2list())

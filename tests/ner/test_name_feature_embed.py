@@ -79,3 +79,26 @@ def test_training_with_the_component_annotating_and_saving_round_trip(tmp_path: 
     text = "VPS30 and Atg14 bind"
     assert [(e.text, e.label_) for e in loaded(text).ents] == [(e.text, e.label_) for e in nlp(text).ents]
     assert loaded(text)._.get(EXTENSION).tolist() == [[4], [0], [4], [0]]
+
+
+def test_static_vectors_are_one_more_column_and_round_trip(tmp_path: Path) -> None:
+    embed = dict(EMBED, include_static_vectors=True)
+    tok2vec = {"model": dict(TOK2VEC["model"], embed=embed)}
+    nlp = spacy.blank("en")
+    nlp.add_pipe("nseen_name_features", config={"labels": ["PROTEIN"]})
+    nlp.add_pipe("tok2vec", config=tok2vec)
+    names = tmp_path / "proteins.txt"
+    names.write_text("VPS30\n", encoding="utf8")
+    nlp.config["initialize"]["components"]["nseen_name_features"] = {"names_paths": {"PROTEIN": str(names)}}
+    nlp.vocab.set_vector("VPS30", numpy.ones((4,), dtype="float32"))
+    nlp.vocab.set_vector("binds", -numpy.ones((4,), dtype="float32"))
+    nlp.initialize()
+    model = nlp.get_pipe("tok2vec").model
+    before = model.predict([nlp("VPS30 binds")])[0]
+    nlp.vocab.set_vector("VPS30", 5 * numpy.ones((4,), dtype="float32"))
+    assert not numpy.allclose(model.predict([nlp("VPS30 binds")])[0][0], before[0])
+    nlp.to_disk(tmp_path / "nlp")
+    loaded = spacy.load(tmp_path / "nlp")
+    got = loaded.get_pipe("tok2vec").model.predict([loaded("VPS30 binds")])[0]
+    assert numpy.allclose(got, model.predict([nlp("VPS30 binds")])[0], atol=1e-5)
+

@@ -34,6 +34,7 @@ from . import bio_tokenizer  # noqa: F401  (registers the tokenizer callback nam
 from training.common.bioid import DOCUMENT_HALVES, in_document_half
 from training.common.headline import command_line, update_headline
 from .ner_corpus import DEFAULT_LABELS, parse_labels
+from .organism_view import consistent_organism_gold
 
 SpanKey = Tuple[int, int, int, str]  # (doc index, start char, end char, label)
 ROUTES: Dict[str, Tuple[str, ...]] = {"uniprot": ("PROTEIN", "GENE"), "chebi": ("CHEMICAL",)}
@@ -153,6 +154,14 @@ def misaligned(nlp: Language, docs: Iterable[Doc], labels: Dict[str, str],
     return dict(sorted(counts.items()))
 
 
+def organism_consistent_scores(docs: Sequence[Doc], pred: Set[SpanKey], gold: Set[SpanKey]) -> Dict[str, float]:
+    """RETURNS (Dict[str, float]): P/R/F of the predicted ORGANISM spans against the consistently labelled view
+    (`training.ner.organism_view`: every occurrence of a name Bio-ID labels ORGANISM in the same article)."""
+    view = consistent_organism_gold(docs, gold)
+    organisms = {k for k in pred if k[3] == "ORGANISM"}
+    return prf(len(organisms & view), len(organisms), len(view))
+
+
 def read_train_log(path: Path) -> List[Dict[str, float]]:
     """Read a `spacy.ConsoleLogger.v3` JSONL file.
 
@@ -213,6 +222,12 @@ def markdown(metrics: Dict[str, object]) -> str:
             row += [f"{s['p']:.3f} / {s['r']:.3f} / **{s['f']:.3f}**" if s else "–", str(s["gold"]) if s else "–"]
         rows.append(row)
     lines += _table(["spans", "bioid P / R / F", "gold", "corpus P / R / F", "gold"], rows) + [""]
+    consistent = metrics.get("organism_consistent")
+    if isinstance(consistent, dict):
+        lines += ["ORGANISM against a consistently labelled view (training.ner.organism_view: the bioid ORGANISM "
+                  "spans plus every other occurrence of a name the same article labels ORGANISM): "
+                  f"P {consistent['p']:.3f} / R **{consistent['r']:.3f}** / F {consistent['f']:.3f} "
+                  f"({consistent['gold']} gold spans).", ""]
     lines += ["## Confusion (bioid view): gold label → predicted label of the span with the same offsets", ""]
     table = metrics["confusion"]
     columns = list(CONFUSION_LABELS) + ["other", "missed"]
@@ -284,6 +299,7 @@ def ner_report(
         "command": command, "model": str(model), "dev": str(dev), "dev_docs": len(gold_docs), "documents": documents,
         "views": {name: span_scores(pred, g) for name, g in gold.items()},
         "confusion": confusion(pred, gold["bioid"]), "misaligned": mis,
+        "organism_consistent": organism_consistent_scores(gold_docs, pred, gold["bioid"]),
     }
     output.mkdir(parents=True, exist_ok=True)
     if train_log is not None:
