@@ -28,6 +28,9 @@ MIRROR_FIXTURES = {
 }
 PAYLOAD = gzip.compress(b"kb_id\tname\n" + b"UniProt:P1\tname\n" * 2000, mtime=0)
 
+# the command's options, as its command line defaults them (called as a function, typer's defaults are not values)
+BUILD_DEFAULTS = dict(name_form_rules="", without_human=False, secondary=None, chebi_names_v2=True, gene_aliases=True)
+
 
 def cut_in_half(data: bytes) -> bytes:
     return data[: len(data) // 2]
@@ -68,7 +71,7 @@ def test_a_damaged_gzip_in_the_mirror_stops_the_build_without_output(mirror, tmp
     assert not [name for name in outputs(sources) if name.endswith(".part")]
     out = tmp_path / "reference"
     with pytest.raises(DataFileError) as err:
-        build_reference_sets([kb], sources, out, False, "")
+        build_reference_sets([kb], sources, out, False, "", **BUILD_DEFAULTS)
     assert Path(rel).name in str(err.value)
     assert not [name for name in outputs(out) if name.startswith(f"{kb}.tsv")], outputs(out)
 
@@ -76,7 +79,7 @@ def test_a_damaged_gzip_in_the_mirror_stops_the_build_without_output(mirror, tmp
 def test_the_intact_mirror_builds(mirror, tmp_path):
     fetch(["uniprot", "chebi"], tmp_path / "sources", str(mirror), "", 5.0)  # without the optional names v2 files
     assert not (tmp_path / "sources" / "chebi" / "chebi_names_reach_2016.tsv.gz").exists()
-    build_reference_sets(["uniprot", "chebi"], tmp_path / "sources", tmp_path / "reference", False, "")
+    build_reference_sets(["uniprot", "chebi"], tmp_path / "sources", tmp_path / "reference", False, "", **BUILD_DEFAULTS)
     assert {"uniprot.tsv.gz", "chebi.tsv.gz"} <= set(outputs(tmp_path / "reference"))
 
 

