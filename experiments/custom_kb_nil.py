@@ -31,7 +31,7 @@ import spacy
 import typer
 from spacy.tokens import Span
 
-from spacy_nseen import encoder_block
+from spacy_nseen import encoder_block, linker_directory
 from spacy_nseen.text.normalization import loose_key
 
 GENES = (
@@ -151,7 +151,7 @@ def pipeline(linker_dir: Path, decision: Dict):
     nlp = spacy.blank("en")
     nlp.add_pipe("nseen_linker", config={"kbs": {"reagents": {"labels": ["REAGENT"]}},
                                          "encoder": encoder_block(linker_dir), "decision": decision})
-    nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, linkers={"reagents": str(linker_dir)})
+    nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, kb_loaders={"reagents": linker_directory(str(linker_dir))})
     return nlp
 
 

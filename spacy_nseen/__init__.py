@@ -13,6 +13,7 @@ from .ner.name_features import NameFeatures, make_name_features
 from .ner.numbered_names import NumberedNames, make_numbered_names
 from .ner.protein_gene import ProteinGeneLabeler, make_protein_gene
 from .ner.repeated_mentions import RepeatedMentions, make_repeated_mentions
+from .parts.kb_loaders import encoder_and_names, linker_directory
 from .pipe.article import article_docs
 from .reference.reference_set import ReferenceSet
 from .text.abbreviation_lexicon import AbbreviationLexicon
@@ -36,7 +37,9 @@ __all__ = [
     "RepeatedMentions",
     "article_docs",
     "build_char_bilstm_encoder",
+    "encoder_and_names",
     "encoder_block",
+    "linker_directory",
     "name_feature_hash_embed",
     "make_gazetteer",
     "make_glued_names",

@@ -20,18 +20,15 @@ from spacy.util import SimpleFrozenList
 from spacy.vocab import Vocab
 from thinc.api import Model
 
-from .encoder.weights_io import load_encoder_weights
 from .errors import NotInitializedError
-from .linker.exact_ranking import read_entity_prior
 from .linker.kb_linker import KnowledgeBaseLinker
-from .linker.nil_decision import NilModel
 from .linker.settings import IndexSettings, LinkerSettings
-from .linker.storage import ENTITY_PRIOR_FILE, check_prior
 from .ner.glued_names import cut_tokens
 from .organisms.assign import AssignerSettings, OrganismAssigner
 from .organisms.cell_lines import CellLineTable
 from .parts.decision import LinkDecision, make_nil_decision
 from .parts.index import IndexPart, make_annoy_index
+from .parts.kb_loaders import KbLoader, LoadRequest
 from .parts.knowledge_bases import NO_KBS, URL_TEMPLATE, KnowledgeBaseBlock, read_kbs
 from .parts.organisms import OrganismPart, make_organism_assigner
 from .parts.ranker import Ranker, make_hybrid_ranker
@@ -47,10 +44,8 @@ from .pipe.serialization import (
     pipe_state,
     pipe_to_bytes,
     pipe_to_disk,
-    read_linker,
     restore_state,
 )
-from .reference.reference_set import ReferenceSet
 from .text.abbreviation_lexicon import AbbreviationLexicon
 
 __all__ = ["NseenLinker", "make_nseen_linker"]
@@ -274,25 +269,16 @@ class NseenLinker(Pipe):
         get_examples: Optional[Callable[[], Iterable[Example]]] = None,
         *,
         nlp: Optional[Language] = None,
-        linkers: Optional[Dict[str, str]] = None,
-        encoders: Optional[Dict[str, str]] = None,
-        reference_sets: Optional[Dict[str, str]] = None,
-        nil_models: Optional[Dict[str, Optional[str]]] = None,
+        kb_loaders: Optional[Dict[str, KbLoader]] = None,
         cell_lines: Optional[str] = None,
-        entity_priors: Optional[Dict[str, Optional[str]]] = None,
         abbreviations: Optional[str] = None,
     ) -> None:
-        """Load a trained encoder and a reference set for every reference set name, and build the indexes.
+        """Load the linker of every reference set, each by its own registered loader (`parts.kb_loaders`).
 
-        linkers (Optional[Dict[str, str]]): reference set name → a complete linker directory (index included).
-        encoders (Optional[Dict[str, str]]): reference set name → a trained encoder directory.
-        reference_sets (Optional[Dict[str, str]]): reference set name → a `kb_id, name, kind` TSV file.
-        Each reference set needs either a linker directory, or an encoder and a reference set.
-        nil_models (Optional[Dict[str, str]]): reference set name → a `nil_model.json` (e.g. one recalibrated by
-            `training.tuning.tune_nil`) replacing the linker directory's own.
+        kb_loaders (Optional[Dict[str, KbLoader]]): reference set name → a loader, e.g.
+            `spacy_nseen.LinkerDirectory.v1` (a linker directory, optionally a recalibrated NIL model and an entity
+            prior) or `spacy_nseen.EncoderAndNames.v1` (an encoder and a names TSV: the index is built here).
         cell_lines (Optional[str]): a cell line table (`training.data.build_cell_lines`) read as organism evidence.
-        entity_priors (Optional[Dict[str, str]]): reference set name → "FILE.tsv:COLUMN", the per-entity prior of
-            `exact_tie_break="prior"` (a TSV with a `kb_id` column, e.g. ChEBI's `star`); saved with the pipeline.
         abbreviations (Optional[str]): an abbreviation lexicon (`training.data.build_abbreviations`): the long forms
             of short forms that the doc and its context do not define (`Ub` → `ubiquitin`); saved with the pipeline.
         The component's settings are the ones that link: a linker directory saved with other settings gets a
@@ -300,55 +286,23 @@ class NseenLinker(Pipe):
         """
         if not self.kbs:
             raise ValueError(NO_KBS)
-        linkers, encoders, reference_sets = linkers or {}, encoders or {}, reference_sets or {}
-        unknown = (set(linkers) | set(encoders) | set(reference_sets)) - set(self.kb_names)
+        loaders = dict(kb_loaders or {})
+        unknown = set(loaders) - set(self.kb_names)
         if unknown:
-            raise ValueError(f"nseen_linker: initialize got paths for {sorted(unknown)}, not in kbs {self.kb_names}")
+            raise ValueError(f"nseen_linker: kb_loaders for {sorted(unknown)}, not in kbs {self.kb_names}")
+        missing = [kb for kb in self.kb_names if kb not in loaders]
+        if missing:
+            kb = missing[0]
+            raise ValueError(
+                f"nseen_linker: no loader for the reference set(s) {missing}. Give "
+                f"[initialize.components.{self.name}.kb_loaders.{kb}] with "
+                f'@misc = "spacy_nseen.LinkerDirectory.v1" and path = "path/to/linker" (or in Python: '
+                f'kb_loaders={{"{kb}": linker_directory("path/to/linker")}}).'
+            )
         built: Dict[str, KnowledgeBaseLinker] = {}
         for kb in self.kb_names:
-            if kb in linkers:
-                built[kb] = read_linker(self, kb, Path(linkers[kb]), warn=True, check=False)
-            elif kb in encoders and kb in reference_sets:
-                encoder = self.model.copy()
-                load_encoder_weights(encoder, encoders[kb])
-                reference = ReferenceSet.from_tsv(reference_sets[kb])
-                built[kb] = KnowledgeBaseLinker.build(
-                    kb,
-                    encoder,
-                    reference,
-                    n_trees=self.n_trees,
-                    search_k=self.search_k,
-                    seed=self.seed,
-                    settings=self.settings_for(kb),
-                    with_tfidf=True,
-                    build_precision=self.build_precision,
-                )
-            else:
-                raise ValueError(
-                    f"nseen_linker: no trained artifacts for the reference set '{kb}'. Give "
-                    f'[initialize.components.{self.name}] linkers = {{"{kb}": "path/to/linker"}}, or both '
-                    f'encoders = {{"{kb}": ...}} and reference_sets = {{"{kb}": ...}}.'
-                )
-        for kb, path in (nil_models or {}).items():
-            if not path:  # a config without a recalibrated model for this reference set
-                continue
-            if kb not in built:
-                raise ValueError(f"nseen_linker: initialize got a NIL model for '{kb}', not in kbs {self.kb_names}")
-            built[kb].nil_model = NilModel.from_disk(path)
-        for kb, spec in (entity_priors or {}).items():
-            if not spec:
-                continue
-            if kb not in built:
-                raise ValueError(f"nseen_linker: initialize got an entity prior for '{kb}', not in kbs {self.kb_names}")
-            prior_path, _, column = str(spec).rpartition(":")
-            if not prior_path or not column:
-                raise ValueError(f"nseen_linker: entity_priors['{kb}'] must be 'FILE.tsv:COLUMN', got {spec!r}")
-            built[kb].entity_prior = read_entity_prior(built[kb].reference_set, prior_path, column)
-        for kb, linker in built.items():
-            check_prior(
-                linker,
-                Path(linkers.get(kb, "")) / ENTITY_PRIOR_FILE if kb in linkers else Path(f"entity_priors['{kb}']"),
-            )
+            request = LoadRequest(kb, self.model.copy(), self.settings_for(kb), self.index_settings)
+            built[kb] = loaders[kb](request)
         self.linkers = built
         if cell_lines:
             self.cell_lines = CellLineTable.from_disk(cell_lines)
@@ -394,8 +348,8 @@ class NseenLinker(Pipe):
         if not self.is_initialized:
             missing = [kb for kb in self.kb_names if kb not in self.linkers]
             raise NotInitializedError(
-                f"nseen_linker has no trained linker for {missing}: call nlp.initialize() with the paths in "
-                f"[initialize.components.{self.name}], or load a saved pipeline."
+                f"nseen_linker has no trained linker for {missing}: call nlp.initialize() with their loaders in "
+                f"[initialize.components.{self.name}.kb_loaders], or load a saved pipeline."
             )
         docs = list(docs)
         allowed = frozenset(self.organisms) if self.organisms else None

@@ -18,6 +18,7 @@ from spacy_nseen.encoder.layer import ARCHITECTURE, build_char_bilstm_encoder
 from spacy_nseen.encoder.weights_io import save_encoder
 from spacy_nseen.encoder_training.siamese import TrainingSettings, train_on_reference_set
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.parts.kb_loaders import linker_directory_block
 from spacy_nseen.parts.legacy import is_legacy_config, upgrade_linker_config
 from spacy_nseen.reference.reference_set import ReferenceSet
 from spacy_nseen.text.variants import same_name_variants
@@ -150,7 +151,7 @@ def make_nlp(linker_dirs: Dict[str, Path]) -> Callable[..., Language]:
         pipe = nlp.add_pipe("nseen_linker", config=config)
         if initialize:
             nlp.config["initialize"]["components"]["nseen_linker"] = {
-                "linkers": {kb: str(linker_dirs[kb]) for kb in pipe.kb_names}
+                "kb_loaders": {kb: linker_directory_block(linker_dirs[kb]) for kb in pipe.kb_names}
             }
             nlp.initialize()
         return nlp

@@ -12,6 +12,7 @@ from spacy.tokens import Doc, DocBin
 import spacy_nseen
 from spacy_nseen.component import NseenLinker
 from spacy_nseen.errors import ArtifactError, NotInitializedError
+from spacy_nseen.parts.kb_loaders import encoder_and_names, linker_directory, linker_directory_block
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -51,11 +52,11 @@ def test_clear_error_before_initialize(make_nlp, make_doc):
     nlp = make_nlp(initialize=False)
     pipe = nlp.get_pipe("nseen_linker")
     assert not pipe.is_initialized
-    with pytest.raises(NotInitializedError, match=r"nlp.initialize\(\).*\[initialize.components.nseen_linker\]"):
+    with pytest.raises(NotInitializedError, match=r"nlp.initialize\(\).*\[initialize.components.nseen_linker.kb_loaders\]"):
         nlp(make_doc(nlp, WORDS, ENTS))
     with pytest.raises(NotInitializedError, match="uniprot"):
         nlp("no entities here")
-    with pytest.raises(ValueError, match=r"no trained artifacts for the reference set 'uniprot'.*linkers"):
+    with pytest.raises(ValueError, match=r"no loader for the reference set\(s\) \['uniprot'.*kb_loaders.uniprot"):
         nlp.initialize()
 
 
@@ -217,12 +218,15 @@ def test_missing_linker_directory_on_load(make_nlp, tmp_path):
 
 
 def test_initialize_with_encoders_and_reference_sets(make_nlp, make_doc, linker_dirs):
-    """The second form of [initialize.components.nseen_linker]: the index is built at initialize."""
+    """The second loader, spacy_nseen.EncoderAndNames.v1: the index is built at initialize."""
     nlp = make_nlp(initialize=False)
     encoder = str(linker_dirs["encoder"])
+    names = {"uniprot": FIXTURES / "toy_reference.tsv", "chebi": FIXTURES / "toy_chebi.tsv"}
     nlp.config["initialize"]["components"]["nseen_linker"] = {
-        "encoders": {"uniprot": encoder, "chebi": encoder},
-        "reference_sets": {"uniprot": str(FIXTURES / "toy_reference.tsv"), "chebi": str(FIXTURES / "toy_chebi.tsv")},
+        "kb_loaders": {
+            kb: {"@misc": "spacy_nseen.EncoderAndNames.v1", "encoder": encoder, "reference_set": str(path)}
+            for kb, path in names.items()
+        }
     }
     nlp.initialize()
     pipe = nlp.get_pipe("nseen_linker")
@@ -238,7 +242,7 @@ def test_initialize_with_a_missing_reference_set_names_the_file(make_nlp, linker
     nlp = make_nlp(initialize=False, kbs={"PROTEIN": "uniprot"})
     with pytest.raises(ArtifactError, match="reference set file not found") as err:
         nlp.get_pipe("nseen_linker").initialize(
-            encoders={"uniprot": str(linker_dirs["encoder"])}, reference_sets={"uniprot": str(tmp_path / "no.tsv")})
+            kb_loaders={"uniprot": encoder_and_names(linker_dirs["encoder"], tmp_path / "no.tsv")})
     assert err.value.path == tmp_path / "no.tsv"
 
 
@@ -247,9 +251,11 @@ def test_spacy_assemble(make_nlp, make_doc, linker_dirs, tmp_path):
     """`spacy assemble` builds the pipeline from the config alone (one reference set per form)."""
     nlp = make_nlp(initialize=False)
     nlp.config["initialize"]["components"]["nseen_linker"] = {
-        "linkers": {"uniprot": str(linker_dirs["uniprot"])},
-        "encoders": {"chebi": str(linker_dirs["encoder"])},
-        "reference_sets": {"chebi": str(FIXTURES / "toy_chebi.tsv")},
+        "kb_loaders": {
+            "uniprot": linker_directory_block(linker_dirs["uniprot"]),
+            "chebi": {"@misc": "spacy_nseen.EncoderAndNames.v1", "encoder": str(linker_dirs["encoder"]),
+                      "reference_set": str(FIXTURES / "toy_chebi.tsv")},
+        },
     }
     nlp.config.to_disk(tmp_path / "config.cfg")
     # The subprocess imports this checkout's spacy_nseen (as this process does), not whatever an editable
@@ -286,7 +292,7 @@ def test_config_validation():
 def test_initialize_rejects_unknown_reference_sets(make_nlp, linker_dirs):
     nlp = make_nlp(initialize=False)
     with pytest.raises(ValueError, match=r"\['drugbank'\]"):
-        nlp.get_pipe("nseen_linker").initialize(linkers={"drugbank": str(linker_dirs["chebi"])})
+        nlp.get_pipe("nseen_linker").initialize(kb_loaders={"drugbank": linker_directory(linker_dirs["chebi"])})
 
 
 def test_an_uninitialized_pipeline_round_trips_uninitialized(make_nlp, make_doc, tmp_path):
@@ -359,7 +365,7 @@ def test_the_abbreviation_lexicon_links_a_short_form_no_text_defines_and_is_save
     pipe = nlp.get_pipe("nseen_linker")
     words, ents = ["CAF", "and", "RPM", "block", "mTOR"], [(0, 1, "CHEMICAL"), (2, 3, "CHEMICAL")]
     assert [e.kb_id_ for e in nlp(make_doc(nlp, words, ents)).ents] != ["CHEBI:27732"] * 2
-    pipe.initialize(linkers={kb: str(linker_dirs[kb]) for kb in pipe.kb_names}, abbreviations=str(tmp_path / "lexicon.json"))
+    pipe.initialize(kb_loaders={kb: linker_directory(linker_dirs[kb]) for kb in pipe.kb_names}, abbreviations=str(tmp_path / "lexicon.json"))
     linked = nlp(make_doc(nlp, words, ents)).ents
     assert [e.kb_id_ for e in linked] == ["CHEBI:27732"] * 2  # searched as "caffeine"
     assert [e._.kb_searched for e in linked] == ["caffeine", "caffeine"]  # what was searched, for the reader

@@ -10,6 +10,7 @@ from thinc.api import Model
 
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.nil_decision import FEATURES, NilModel
+from spacy_nseen.parts.kb_loaders import linker_directory_block
 from spacy_nseen.parts.legacy import upgrade_linker_config
 from spacy_nseen.reference.reference_set import ReferenceSet
 
@@ -36,7 +37,7 @@ def make_nlp(multi_dir: Path, toy_encoder_block: Dict[str, object]):
 def build_nlp(multi_dir: Path, block: Dict[str, object], **config) -> spacy.language.Language:
     nlp = spacy.blank("en")
     nlp.add_pipe("nseen_linker", config=upgrade_linker_config({"kbs": {"PROTEIN": "uniprot", "GENE": "uniprot"}, "encoder": block, **config}))
-    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}}
+    nlp.config["initialize"]["components"]["nseen_linker"] = {"kb_loaders": {"uniprot": linker_directory_block(multi_dir)}}
     nlp.initialize()
     return nlp
 
@@ -87,7 +88,7 @@ def test_nil_model_probability_is_the_score_and_threshold_applies(multi_dir: Pat
     nlp = spacy.blank("en")
     nlp.add_pipe("nseen_linker", config={"kbs": {"uniprot": {"labels": ["PROTEIN"]}}, "encoder": toy_encoder_block,
                                          "decision": {"@misc": "spacy_nseen.NilDecision.v1", "threshold": 0.5}})
-    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(multi_dir)}, "nil_models": {"uniprot": str(path)}}
+    nlp.config["initialize"]["components"]["nseen_linker"] = {"kb_loaders": {"uniprot": linker_directory_block(multi_dir, nil_model=path)}}
     nlp.initialize()
     exact = nlp(protein_doc(nlp, "TP53 levels.", "TP53")).ents[0]
     tag = nlp(protein_doc(nlp, "Flag-tagged constructs.", "Flag")).ents[0]

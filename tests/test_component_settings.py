@@ -18,6 +18,7 @@ from spacy_nseen.linker.settings import IndexSettings, LinkerSettings
 from spacy_nseen.linker.signals.base import Verdict
 from spacy_nseen.organisms.ranking import OrganismContext
 from spacy_nseen.parts.decision import LinkDecision
+from spacy_nseen.parts.kb_loaders import linker_directory, linker_directory_block
 from spacy_nseen.parts.knowledge_bases import KEYS as KNOWLEDGE_BASE_KEYS
 from spacy_nseen.parts.ranker import Ranker, make_hybrid_ranker
 
@@ -67,7 +68,7 @@ def test_the_defaults_are_those_of_the_settings_types(make_nlp):
 @pytest.mark.parametrize("config,pattern", [
     ({"ranker": {"@misc": HYBRID, "query_form": "klingon"}}, r"ranker -> query_form"),
     ({"ranker": {"@misc": HYBRID, "n_candidates": "many"}}, r"ranker -> n_candidates"),
-    ({"ranker": {"@misc": HYBRID, "exact_fill": "sparse"}}, r"ranker -> exact_fill\tunexpected argument"),  # an ablation
+    ({"ranker": {"@misc": HYBRID, "exact_fill": "sparse"}}, r"ranker -> exact_fill\tunexpected argument"),  # an ablation, gone
     ({"decision": {"@misc": "spacy_nseen.NilDecision.v1", "threshold": "high"}}, r"decision -> threshold"),
     ({"index": {"@misc": "spacy_nseen.AnnoyIndex.v1", "build_precision": "fp8"}}, r"index -> build_precision"),
     ({"kbs": {"chebi": {"labels": ["CHEMICAL"], "ranker": {"@misc": HYBRID, "exact_tie_break": "random"}}}},
@@ -132,8 +133,10 @@ def star_file(tmp_path):
 def initialized(make_nlp, linker_dirs, star_file, **config):
     nlp = make_nlp(initialize=False, **config)
     nlp.config["initialize"]["components"]["nseen_linker"] = {
-        "linkers": {kb: str(linker_dirs[kb]) for kb in ("uniprot", "chebi")},
-        "entity_priors": {"chebi": f"{star_file}:star"},
+        "kb_loaders": {
+            "uniprot": linker_directory_block(linker_dirs["uniprot"]),
+            "chebi": linker_directory_block(linker_dirs["chebi"], entity_prior=f"{star_file}:star"),
+        },
     }
     with pytest.warns(UserWarning, match="saved with other settings"):
         nlp.initialize()
@@ -173,8 +176,7 @@ def test_the_prior_tie_break_orders_exact_matches_after_spacy_load(make_nlp, mak
     (root / "stars.tsv").write_text("kb_id\tstar\nCHEBI:15377\t1\nCHEBI:17234\t3\n", encoding="utf8")
     nlp = make_nlp(initialize=False, kbs={"chebi": {"labels": ["CHEMICAL"], "ranker": {"@misc": HYBRID, "exact_tie_break": "prior"}}})
     pipe = nlp.get_pipe("nseen_linker")
-    pipe.initialize(lambda: [], nlp=nlp, linkers={"chebi": str(linker_dirs["chebi"])},
-                    entity_priors={"chebi": f"{root / 'stars.tsv'}:star"})
+    pipe.initialize(lambda: [], nlp=nlp, kb_loaders={"chebi": linker_directory(linker_dirs["chebi"], entity_prior=f"{root / 'stars.tsv'}:star")})
     linker = pipe.linkers["chebi"]
     glucose = linker.reference_set.entity_index("CHEBI:17234")
     assert linker.entity_prior[glucose] == 3.0
@@ -187,10 +189,10 @@ def test_the_prior_tie_break_orders_exact_matches_after_spacy_load(make_nlp, mak
 def test_a_prior_tie_break_without_a_prior_fails_at_load_naming_the_file(make_nlp, linker_dirs, tmp_path):
     nlp = make_nlp(initialize=False, kbs={"chebi": {"labels": ["CHEMICAL"]}}, ranker={"@misc": HYBRID, "exact_tie_break": "prior"})
     with pytest.raises(ArtifactError, match=r"entity_prior.npz.*exact_tie_break='prior' for 'chebi' needs the entity prior"):
-        nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, linkers={"chebi": str(linker_dirs["chebi"])})
+        nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, kb_loaders={"chebi": linker_directory(linker_dirs["chebi"])})
     # a pipeline saved before priors were saved: spacy.load says which file is missing and what to do
     nlp = make_nlp(initialize=False, kbs={"chebi": {"labels": ["CHEMICAL"]}})
-    nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, linkers={"chebi": str(linker_dirs["chebi"])})
+    nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, kb_loaders={"chebi": linker_directory(linker_dirs["chebi"])})
     nlp.to_disk(tmp_path / "old")
     config = (tmp_path / "old" / "config.cfg").read_text(encoding="utf8")
     (tmp_path / "old" / "config.cfg").write_text(config.replace('exact_tie_break = "score"', 'exact_tie_break = "prior"'), encoding="utf8")

@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 COPIED = ["project.yml", "configs", "training", "scripts", "spacy_nseen", "assets/sample", "setup.cfg",
           "pyproject.toml", "README.md", "LICENSE", "results/demo"]
 RESULTS = "training_output/demo/results"
-WHEEL = "packages/demo/en_nseen_bio_demo-0.1.0/dist/en_nseen_bio_demo-0.1.0-py3-none-any.whl"
+WHEEL = "packages/demo/en_nseen_bio_demo-0.2.0/dist/en_nseen_bio_demo-0.2.0-py3-none-any.whl"
 
 
 def copy_project(dest: Path) -> None:

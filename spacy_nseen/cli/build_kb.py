@@ -113,5 +113,5 @@ def build_kb(
     print(
         f'Use it: nlp.add_pipe("nseen_linker", config={{"kbs": {{"{kb_name}": {{"labels": ["LABEL"]}}}}, '
         f'"encoder": spacy_nseen.encoder_block("{output}")}}), then initialize it with '
-        f'linkers={{"{kb_name}": "{output}"}}'
+        f'kb_loaders={{"{kb_name}": spacy_nseen.linker_directory("{output}")}}'
     )

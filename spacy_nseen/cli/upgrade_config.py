@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 from thinc.api import Config
 
-from ..parts.legacy import is_legacy_config, upgrade_linker_config
+from ..parts.legacy import is_legacy_config, is_legacy_initialize, upgrade_initialize_block, upgrade_linker_config
 from . import app
 
 CONFIG_FILE = "config.cfg"
@@ -38,7 +38,12 @@ def upgrade_config(
             except ValueError as err:
                 typer.echo(f"error: {path}: [components.{name}]: {err}", err=True)
                 raise typer.Exit(1) from None
-            changed.append(name)
+            changed.append(f"components.{name}")
+    for name, block in config.get("components", {}).items():
+        init = config.get("initialize", {}).get("components", {}).get(name)
+        if block.get("factory") == "nseen_linker" and init and is_legacy_initialize(init):
+            config["initialize"]["components"][name] = upgrade_initialize_block(init)
+            changed.append(f"initialize.components.{name}")
     if not changed:
         typer.echo(f"{path}: no nseen_linker component with 0.1.0 settings; nothing to do")
         return
@@ -46,4 +51,4 @@ def upgrade_config(
     if output is None:
         path.with_name(path.name + ".0.1.0").write_text(text, encoding="utf8")
     config.to_disk(target, interpolate=False)
-    typer.echo(f"upgraded [components.{'], ['.join(changed)}] -> {target}")
+    typer.echo(f"upgraded [{'], ['.join(changed)}] -> {target}")

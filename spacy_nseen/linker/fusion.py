@@ -15,10 +15,7 @@ For a batch of distinct mentions (`signals.Queries`):
    confidently assigned one, its names scoring at least `organism_over_exact_score`, or naming the mention plus a
    member suffix (`ATG16L` for yeast `Atg16`: `organisms.paralog_suffix`), rank with them
    (`OrganismSignal.over_exact`).
-`exact_fill` is this fusion without the dense signal for the short-cut mentions: candidates from the scoring
-signals' rare terms only (and the other grammatical number's exact matches), the weights rescaled to sum to 1;
-"char" keeps the character TF-IDF signal alone, scored by its rare-term search. `mode="dense"` is the dense
-signal alone (the paper's retrieval).
+`mode="dense"` is the dense signal alone (the paper's retrieval).
 5. the decision (`signals.nil`, switched by `nil_decision`) reads the ranked entities of each mention: the
    probability that its best entity is right, the link's score and whether it is kept at a threshold
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
@@ -38,8 +35,7 @@ from .linker_parts import LinkerParts
 from .rank_keys import RANK_KEYS, PoolNames, RankKey, rank_order
 from .settings import LinkerSettings
 from .signals import DECISIONS, SCORING_SIGNALS, Queries, Verdict, verdict
-from .signals.base import RareTermSignal, ScoringSignal
-from .signals.char_tfidf import CharTfidfSignal
+from .signals.base import OrganismScope, ScoringSignal
 from .signals.dense import DenseSignal
 from .signals.exact import ExactTier
 from .signals.organism import OrganismSignal
@@ -61,7 +57,7 @@ class Fusion:
     signals (List[Weighted]): the scoring signals in use (weight > 0 and their index present), in sum order.
     dense (DenseSignal): the dense signal; its weight is 1 minus the scoring signals' weights.
     exact (Optional[ExactTier]): the exact tier (None in dense mode or with `exact_match` off).
-    organism (OrganismSignal): the organism signal.
+    organism (OrganismScope): the organism signal (restriction, orthologs, rank keys; `signals.organism`).
     relational (Optional[RelationalNameSignal]): the relational-name penalty (None: off).
     decision (Optional[Decision]): the decision stage in use (the first registered one available), or None.
     """
@@ -87,7 +83,7 @@ class Fusion:
             if hybrid and settings.exact_match
             else None
         )
-        self.organism = OrganismSignal(
+        self.organism: OrganismScope = OrganismSignal(
             reference.entity_taxa,
             reference.name_entity,
             settings.organism_weight,
@@ -143,10 +139,6 @@ class Fusion:
             self.collapse(pool, fused[row], queries.exact[row], top_k, contexts[row], queries.written[row])
             for row, pool in enumerate(pools)
         ]
-        if settings.exact_fill != "none" and self.signal(CharTfidfSignal) is not None:
-            fill = [r for r, skip in enumerate(shortcut) if skip and len(out[r]) < top_k]
-            if fill:
-                self.fill(queries, fill, out, top_k)
         return out
 
     def probabilities(
@@ -195,68 +187,6 @@ class Fusion:
                 scores = scores - penalties[row]
             out.append(scores)
         return out
-
-    def fill(self, queries: Queries, rows: List[int], out: List[List[Candidate]], top_k: int) -> None:
-        """Append to the exact entities of these short-cut mentions the best other entities of the fusion
-        without the dense signal (`exact_fill`)."""
-        settings = self.settings
-        n_names = min(settings.n_candidates, 2 * top_k)
-        char = self.signal(CharTfidfSignal)
-        assert char is not None  # `link` fills only when the char signal is in use
-        pools, search_scores = char.rare_candidates(queries, rows, n_names, settings.sparse_max_df)
-        if settings.exact_fill == "char":
-            scores = search_scores
-        else:
-            lexical = [w for w in self.signals if w.signal is not char]
-            for weighted in lexical:
-                if isinstance(weighted.signal, RareTermSignal):
-                    found, _ = weighted.signal.rare_candidates(queries, rows, n_names, settings.sparse_max_df)
-                    pools = [list(dict.fromkeys(pool + extra)) for pool, extra in zip(pools, found)]
-            pools = [
-                pool + self.exact_names_tier().number_variant_candidates(queries.texts[r], pool)
-                for r, pool in zip(rows, pools)
-            ]
-            sub = Queries(
-                [queries.written[r] for r in rows],
-                [queries.texts[r] for r in rows],
-                [queries.contexts[r] for r in rows],
-            )
-            # The fused score without its dense part, rescaled to [0, 1] (character TF-IDF first).
-            parts = [(self.settings.sparse_weight, char.scores(sub, pools))]
-            parts += [(w.weight, w.signal.scores(sub, pools)) for w in lexical]
-            total = sum(w for w, _ in parts)
-            scores = [numpy.asarray(sum(w * values[i] for w, values in parts) / total) for i in range(len(pools))]
-        for row, pool, values in zip(rows, pools, scores):
-            out[row].extend(self.fill_candidates(pool, numpy.asarray(values, dtype=numpy.float32), out[row], top_k))
-
-    def exact_names_tier(self) -> ExactTier:
-        return (
-            self.exact
-            if self.exact is not None
-            else ExactTier(
-                self.linker.exact_names,
-                self.linker.reference_set,
-                self.settings.exact_kind_priority,
-                self.linker.tie_break_priors,
-            )
-        )
-
-    def fill_candidates(
-        self, pool: List[int], scores: numpy.ndarray, exact: List[Candidate], top_k: int
-    ) -> List[Candidate]:
-        """The best entities of a fill pool (by score, then name row) not among `exact`, up to top_k in all."""
-        reference = self.linker.reference_set
-        rows = numpy.asarray(pool, dtype=numpy.int64)
-        seen = {c.kb_id for c in exact}
-        found: List[Candidate] = []
-        for j in numpy.lexsort((rows, -scores)):
-            if len(exact) + len(found) >= top_k:
-                break
-            kb_id = reference.kb_ids[int(reference.name_entity[rows[j]])]
-            if kb_id not in seen:
-                seen.add(kb_id)
-                found.append(Candidate(kb_id, reference.names[int(rows[j])], round(min(1.0, float(scores[j])), 6)))
-        return found
 
     def collapse(
         self,

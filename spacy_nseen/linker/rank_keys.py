@@ -17,8 +17,8 @@ from ..organisms.ranking import OrganismContext
 from ..reference.reference_set import ReferenceSet
 from ..text.lines import strings_at
 from .exact_ranking import kind_classes
+from .signals.base import OrganismScope, OverExact
 from .signals.exact import ExactKeys, ExactTier
-from .signals.organism import OrganismSignal, OverExact
 
 
 class PoolNames:
@@ -40,7 +40,7 @@ class PoolNames:
         mention: str,
         *,
         exact_tier: Optional[ExactTier],
-        organism: OrganismSignal,
+        organism: OrganismScope,
         reference: ReferenceSet,
         stand_ins: Dict[int, int],
     ) -> None:
@@ -64,14 +64,14 @@ class PoolNames:
         return self._exact_keys
 
     def organism_match(self) -> Sequence[numpy.ndarray]:
-        """RETURNS: the organism bonus (float32) and confident match (int64) of each name (`OrganismSignal.match`)."""
+        """RETURNS: the organism bonus (float32) and confident match (int64) of each name (`OrganismScope.match`)."""
         if self._match is None:
             self._match = self.organism.match(self.entities, self.context)
         return self._match
 
     def over_exact(self) -> OverExact:
         """RETURNS (OverExact): the exact tiers with the assigned organism's close names among other organisms'
-        exact matches (`OrganismSignal.over_exact`), and which names are counterparts of the mention."""
+        exact matches (`OrganismScope.over_exact`), and which names are counterparts of the mention."""
         if self._over_exact is None:
             names, rows, mention = self.reference.names, self.rows, self.mention
             self._over_exact = self.organism.over_exact(
@@ -91,7 +91,7 @@ class RankKey(Protocol):
 
 class ExactTierKey:
     """Exact matches first (strict before loose keys), with the assigned organism's close names among other
-    organisms' exact matches (`OrganismSignal.over_exact`)."""
+    organisms' exact matches (`OrganismScope.over_exact`)."""
 
     def values(self, names: PoolNames) -> numpy.ndarray:
         return names.over_exact().tiers
@@ -105,7 +105,7 @@ class AssignedOrganismKey:
 
 
 class NamingOrganismsKey:
-    """Among exact matches, the gene that more organisms name so (`OrganismSignal.naming_organisms`)."""
+    """Among exact matches, the gene that more organisms name so (`OrganismScope.naming_organisms`)."""
 
     def values(self, names: PoolNames) -> numpy.ndarray:
         return names.organism.naming_organisms(names.entities, names.exact_keys().tiers, names.exact)

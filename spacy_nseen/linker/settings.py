@@ -17,12 +17,9 @@ from ..text.query_forms import QUERY_FORMS
 from .exact_ranking import KIND_PRIORITIES, TIE_BREAKS
 
 MODES = ("hybrid", "dense")
-# What fills ranks 2..k of a mention that takes the exact short-cut (see `LinkerSettings.exact_fill`).
-EXACT_FILLS = ("none", "char", "sparse")
 KIND_PRIORITY_TABLES = tuple(KIND_PRIORITIES)
 # The config types of the enumerated settings, made from the tuples their modules define.
 Mode = Literal[MODES]  # type: ignore[valid-type]
-ExactFill = Literal[EXACT_FILLS]  # type: ignore[valid-type]
 QueryForm = Literal[QUERY_FORMS]  # type: ignore[valid-type]
 TieBreak = Literal[TIE_BREAKS]  # type: ignore[valid-type]
 KindPriority = Literal[KIND_PRIORITY_TABLES]  # type: ignore[valid-type]
@@ -51,9 +48,6 @@ class LinkerSettings:
         "score" (none), "names" (more names first) or "prior" (the linker's `entity_prior`, saved with it).
     query_form (str): the form of the mention the dense and lexical signals see (see `query_forms`); the exact
         match always uses the mention as written.
-    exact_fill (str): ranks 2..k of a mention that takes the exact short-cut: "none", "char" (names sharing its
-        rare character n-grams, by their TF-IDF score over those n-grams) or "sparse" (the fusion without the
-        dense signal over names sharing a rare n-gram or word or equal to the other grammatical number).
     organism_weight (float): added, times the assignment's confidence, to the score of candidates of the
         organism a mention was assigned to (multi-organism reference sets; see `organism_ranking`).
     organism_min_confidence (float): among exact matches of one tier, the assigned organism's entities rank
@@ -92,7 +86,6 @@ class LinkerSettings:
     exact_kind_priority: KindPriority = "default"
     exact_tie_break: TieBreak = "score"
     query_form: QueryForm = "as_written"
-    exact_fill: ExactFill = "none"
     organism_weight: float = 0.1
     organism_min_confidence: float = 0.3
     organism_orthologs: bool = True
@@ -128,7 +121,6 @@ class LinkerSettings:
         check(0.0 <= self.organism_min_confidence <= 1.0, "organism_min_confidence", "in [0, 1]")
         check(0.0 <= self.organism_over_exact_score <= 1.0, "organism_over_exact_score", "in [0, 1]")
         check(0.0 <= self.relational_penalty <= 1.0, "relational_penalty", "in [0, 1]")
-        check(self.exact_fill in EXACT_FILLS, "exact_fill", f"one of {EXACT_FILLS}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "LinkerSettings":

@@ -228,7 +228,7 @@ def check_prior(linker: LinkerParts, path: Union[str, Path]) -> None:
         raise ArtifactError(
             path,
             f"exact_tie_break='prior' for '{linker.name}' needs the entity prior, and the linker has none",
-            'Give it at initialize (entity_priors = {"KB": "FILE.tsv:COLUMN"}) or set '
+            'Give it at initialize (kb_loaders.KB.entity_prior = "FILE.tsv:COLUMN") or set '
             "KnowledgeBaseLinker.entity_prior, then save the linker again; or choose another exact_tie_break.",
         )
 

@@ -12,6 +12,7 @@ from typing import Any, Dict, Mapping
 from ..linker.settings import IndexSettings, LinkerSettings
 from .decision import NIL_DECISION
 from .index import ANNOY_INDEX
+from .kb_loaders import ENCODER_AND_NAMES, LINKER_DIRECTORY
 from .knowledge_bases import URL_TEMPLATE, label_blocks
 from .organisms import ORGANISM_ASSIGNER
 from .ranker import DENSE, HYBRID, make_hybrid_ranker
@@ -144,6 +145,35 @@ def _kbs(block: Mapping[str, Any], search: Mapping[str, Any], dense: bool) -> Di
             base = {new: block[old] for old, new in DECISION_FIELDS.items() if old in block}
             entry["decision"] = {"@misc": NIL_DECISION, **base, **decision_changes}
         out[kb] = entry
+    return out
+
+
+# 0.1.0's [initialize.components.nseen_linker] path maps → the fields of one loader per set (parts.kb_loaders)
+INITIALIZE_MAPS = {"linkers": "path", "nil_models": "nil_model", "entity_priors": "entity_prior"}
+BUILD_MAPS = {"encoders": "encoder", "reference_sets": "reference_set"}
+
+
+def is_legacy_initialize(block: Mapping[str, Any]) -> bool:
+    """RETURNS (bool): whether an `[initialize.components.nseen_linker]` block has 0.1.0's path maps."""
+    return any(key in block for key in (*INITIALIZE_MAPS, *BUILD_MAPS))
+
+
+def upgrade_initialize_block(block: Mapping[str, Any]) -> Dict[str, Any]:
+    """RETURNS (Dict[str, Any]): 0.1.0's path maps (`linkers`, `encoders` + `reference_sets`, `nil_models`,
+    `entity_priors`) as one `kb_loaders` block per reference set; `cell_lines` and `abbreviations` stay."""
+    out = {k: v for k, v in block.items() if k not in INITIALIZE_MAPS and k not in BUILD_MAPS}
+    loaders: Dict[str, Dict[str, Any]] = dict(out.pop("kb_loaders", {}) or {})
+    for kb, path in (block.get("linkers") or {}).items():
+        loaders[kb] = {"@misc": LINKER_DIRECTORY, "path": path}
+    for kb, path in (block.get("encoders") or {}).items():
+        names = (block.get("reference_sets") or {}).get(kb)
+        if names is not None and kb not in loaders:
+            loaders[kb] = {"@misc": ENCODER_AND_NAMES, "encoder": path, "reference_set": names}
+    for old in ("nil_models", "entity_priors"):
+        for kb, value in (block.get(old) or {}).items():
+            if value and kb in loaders:
+                loaders[kb][INITIALIZE_MAPS[old]] = value
+    out["kb_loaders"] = loaders
     return out
 
 

@@ -3,7 +3,6 @@ abbreviation lexicon;
 bytes (one msgpack blob of those files) and pickling (through the bytes: Annoy indexes cannot be pickled)."""
 
 import tempfile
-import warnings
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Union
@@ -13,9 +12,8 @@ from spacy.util import from_disk as util_from_disk
 from spacy.util import to_disk as util_to_disk
 
 from ..errors import ArtifactError
-from ..linker.kb_linker import KnowledgeBaseLinker, load_linker
-from ..linker.settings import LinkerSettings
-from ..linker.storage import META_FILE, read_linker_meta, save_linker
+from ..linker.kb_linker import load_linker
+from ..linker.storage import save_linker
 from ..organisms.cell_lines import CellLineTable
 from ..text.abbreviation_lexicon import AbbreviationLexicon
 
@@ -66,29 +64,12 @@ def pipe_from_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) ->
 
 
 def load_kb(pipe: Any, kb: str, directory: Path) -> None:
-    """Load the saved linker directory of one reference set into the pipe."""
+    """Load the saved linker directory of one reference set into the pipe, with the pipe's settings for `kb` (the
+    one source of truth)."""
     if not directory.exists():
         raise ArtifactError(directory, f"the linker directory of '{kb}' is missing", SAVE_AGAIN)
-    pipe.linkers[kb] = read_linker(pipe, kb, directory, warn=False, check=True)
-
-
-def read_linker(pipe: Any, kb: str, directory: Path, *, warn: bool, check: bool) -> KnowledgeBaseLinker:
-    """Load a linker directory with the pipe's settings for `kb` (the one source of truth); `warn`: name the
-    settings the directory was saved with that differ; `check`: require its entity prior now."""
-    settings = pipe.settings_for(kb)
-    if warn:
-        saved = LinkerSettings.from_dict(read_linker_meta(directory).get("settings", {}))
-        differ = {k: v for k, v in saved.differences(settings).items() if k != "cache_size"}
-        if differ:
-            listed = ", ".join(f"{k}={mine!r} (component: {theirs!r})" for k, (mine, theirs) in differ.items())
-            warnings.warn(
-                f"nseen_linker: {directory / META_FILE} was saved with other settings for '{kb}': {listed}. "
-                f"The component's settings are used; set them in the kbs.{kb}.ranker block to keep the saved ones.",
-                stacklevel=3,
-            )
-    # At initialize the entity prior may still come from `entity_priors`: checked after it.
-    return load_linker(
-        directory, encoder=pipe.model.copy(), settings=settings, search_k=pipe.search_k, require_prior=check
+    pipe.linkers[kb] = load_linker(
+        directory, encoder=pipe.model.copy(), settings=pipe.settings_for(kb), search_k=pipe.search_k, require_prior=True
     )
 
 

@@ -233,7 +233,7 @@ def top_k_postings(
 ) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """The k best names per query by the dot product with the (terms × names) postings, best first
     (ties: lower name index first; every name tied with the k-th is ranked, as a full sort would); -1 / 0.0
-    where fewer names share a term. The search of `token_index` and of `exact_fill`.
+    where fewer names share a term. The search of `token_index`.
 
     RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): name indices (int64) and scores (float32), (n_queries, k).
     """

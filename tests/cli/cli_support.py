@@ -6,6 +6,7 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_nseen import encoder_block
+from spacy_nseen.parts.kb_loaders import linker_directory
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CELL_LINES = EXAMPLES / "my_kb" / "cell_lines.tsv"
@@ -16,5 +17,5 @@ def link(linker_dir: Path, text: str, names: Sequence[str]) -> Doc:
     nlp = spacy.blank("en")
     nlp.add_pipe("entity_ruler").add_patterns([{"label": "CELL_LINE", "pattern": n} for n in names])
     nlp.add_pipe("nseen_linker", config={"kbs": {"cells": {"labels": ["CELL_LINE"]}}, "encoder": encoder_block(linker_dir)})
-    nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, linkers={"cells": str(linker_dir)})
+    nlp.get_pipe("nseen_linker").initialize(lambda: [], nlp=nlp, kb_loaders={"cells": linker_directory(linker_dir)})
     return nlp(text)

@@ -8,6 +8,7 @@ import pytest
 import spacy
 from corpus_support import CHEMICALS, PROTEINS, caption_texts
 
+from spacy_nseen.parts.kb_loaders import linker_directory_block
 from tests.conftest import encoder_block
 
 
@@ -19,7 +20,7 @@ def tiny_pipeline(tmp_path_factory, linker_dirs: Dict[str, Path]) -> str:
     nlp.add_pipe("nseen_linker", config={"kbs": {"uniprot": {"labels": ["PROTEIN"]}, "chebi": {"labels": ["CHEMICAL"]}},
                                          "encoder": encoder_block()})
     nlp.config["initialize"]["components"]["nseen_linker"] = {
-        "linkers": {kb: str(linker_dirs[kb]) for kb in ("uniprot", "chebi")}
+        "kb_loaders": {kb: linker_directory_block(linker_dirs[kb]) for kb in ("uniprot", "chebi")}
     }
     nlp.initialize()  # clears the ruler's patterns: add them after
     ruler.add_patterns([{"label": "PROTEIN", "pattern": p} for p in PROTEINS]

@@ -1,4 +1,4 @@
-"""The fusion of signals: one protocol, one weighted score, `exact_fill` as the fusion without the dense signal."""
+"""The fusion of signals: one protocol, one weighted score."""
 import numpy
 import pytest
 
@@ -39,26 +39,6 @@ def test_the_fused_score_is_the_weighted_sum_of_the_signals(toy_linker):
     for row in range(len(MENTIONS)):
         expected = 0.3 * dense[row] + 0.1 * parts[WordTfidfSignal][row] + 0.4 * parts[CharTfidfSignal][row] + 0.2 * parts[FuzzySignal][row]
         numpy.testing.assert_allclose(fused[row], expected, rtol=1e-6, atol=1e-6)
-
-
-def test_exact_fill_is_the_fusion_without_the_dense_signal(toy_linker):
-    """The entities after the exact ones carry the fused score of their best name without its dense part."""
-    settings = LinkerSettings(**TUNED, exact_fill="sparse")
-    linker = toy_linker.with_settings(settings)
-    fusion = Fusion(linker, settings, "hybrid")
-    checked = 0
-    for mention, candidates in zip(MENTIONS, linker.link(MENTIONS, top_k=5)):
-        filled = [c for c in candidates if c.score < 1.0]
-        if not linker.exact_names.lookup(mention) or not filled:
-            continue
-        queries = Queries([mention], [mention], [None])
-        for candidate in filled:
-            rows = [i for i, name in enumerate(linker.reference_set.names) if name == candidate.name]
-            lexical = {type(w.signal): w.signal.scores(queries, [rows])[0] for w in fusion.signals}
-            without_dense = (0.4 * lexical[CharTfidfSignal] + 0.1 * lexical[WordTfidfSignal] + 0.2 * lexical[FuzzySignal]) / 0.7
-            assert candidate.score == pytest.approx(round(min(1.0, float(without_dense.max())), 6), abs=2e-6), candidate
-            checked += 1
-    assert checked > 0
 
 
 def test_a_new_scoring_signal_joins_the_fusion_by_its_module_and_weight(toy_linker, monkeypatch):

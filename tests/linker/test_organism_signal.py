@@ -129,3 +129,20 @@ def test_the_yeast_name_of_a_gene_links_to_its_suffixed_counterpart_in_the_assig
     assert weak[0].kb_id == "UniProt:Q03818"  # weak evidence: the exact name decides
     off = atg.with_settings(replace(atg.settings, organism_over_exact_score=1.0))
     assert off.link(["Atg16"], top_k=1, organisms=[OrganismContext(HUMAN, 0.9)])[0][0].kb_id == "UniProt:Q03818"
+
+
+def test_the_organism_signal_is_what_the_fusion_reads_of_an_organism_scope():
+    """The fusion and the rank keys call the organism signal only through the `OrganismScope` protocol."""
+    import inspect
+
+    import numpy
+
+    from spacy_nseen.linker import fusion, rank_keys
+    from spacy_nseen.linker.signals.base import OrganismScope
+    from spacy_nseen.linker.signals.organism import OrganismSignal
+
+    assert isinstance(OrganismSignal(None, numpy.zeros(2, dtype=numpy.int64), 0.1, 0.3), OrganismScope)
+    declared = {name for name in dir(OrganismScope) if not name.startswith("_")}
+    for module in (fusion, rank_keys):
+        used = set(__import__("re").findall(r"\.organism\.(\w+)", inspect.getsource(module)))
+        assert used <= declared | {"weight"}, (module.__name__, used - declared)

@@ -6,7 +6,6 @@ import pytest
 from spacy_nseen.component import NseenLinker
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.settings import (
-    EXACT_FILLS,
     QUERY_FORMS,
     IndexSettings,
     LinkerSettings,
@@ -15,7 +14,7 @@ from spacy_nseen.parts.index import make_annoy_index
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 
 
-@pytest.mark.parametrize("changes,name", [({"exact_fill": "all"}, "exact_fill"), ({"query_form": "x"}, "query_form"),
+@pytest.mark.parametrize("changes,name", [({"exact_tie_break": "x"}, "exact_tie_break"), ({"query_form": "x"}, "query_form"),
                                           ({"n_candidates": 0}, "n_candidates"), ({"token_weight": 0.99}, "token_weight"),
                                           ({"exact_tie_break": "random"}, "exact_tie_break")])
 def test_bad_values_name_the_setting(changes, name):
@@ -26,7 +25,7 @@ def test_bad_values_name_the_setting(changes, name):
 def test_enumerations_come_from_their_modules():
     from spacy_nseen.text import query_forms
 
-    assert QUERY_FORMS == query_forms.QUERY_FORMS and EXACT_FILLS == ("none", "char", "sparse")
+    assert QUERY_FORMS == query_forms.QUERY_FORMS
 
 
 def test_one_source_of_index_defaults():

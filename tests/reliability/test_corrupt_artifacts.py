@@ -19,6 +19,7 @@ from spacy_nseen.encoder.weights_io import CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE
 from spacy_nseen.errors import ArtifactError
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.linker.storage import INDEX_FILE, META_FILE, REFERENCE_FILE, TFIDF_FILE
+from spacy_nseen.parts.kb_loaders import linker_directory_block
 from spacy_nseen.parts.knowledge_bases import label_blocks
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
 
@@ -132,7 +133,8 @@ def test_an_encoder_of_another_shape_than_the_component_config(rel_linker_dirs, 
     save_encoder(other_encoder(hidden_width=24), directory)
     nlp = spacy.blank("en")
     nlp.add_pipe("nseen_linker", config={"kbs": label_blocks(KBS), "encoder": tiny_encoder_block()})
-    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {"uniprot": str(directory), "chebi": str(rel_linker_dirs["chebi"])}}
+    loaders = {"uniprot": linker_directory_block(directory), "chebi": linker_directory_block(rel_linker_dirs["chebi"])}
+    nlp.config["initialize"]["components"]["nseen_linker"] = {"kb_loaders": loaders}
     with pytest.raises(ArtifactError, match=r"hidden_width: saved 24 vs configured 16") as err:
         nlp.initialize()
     assert_names_the_file(err, directory / CONFIG_FILE)
@@ -225,9 +227,12 @@ def test_initialize_with_a_broken_encoder_or_reference_set(rel_linker_dirs, tmp_
     def initialize():
         nlp = spacy.blank("en")
         nlp.add_pipe("nseen_linker", config={"kbs": label_blocks(KBS), "encoder": tiny_encoder_block()})
+        names = {"uniprot": reference, "chebi": chebi}
         nlp.config["initialize"]["components"]["nseen_linker"] = {
-            "encoders": {"uniprot": str(encoder_dir), "chebi": str(encoder_dir)},
-            "reference_sets": {"uniprot": str(reference), "chebi": str(chebi)},
+            "kb_loaders": {
+                kb: {"@misc": "spacy_nseen.EncoderAndNames.v1", "encoder": str(encoder_dir), "reference_set": str(path)}
+                for kb, path in names.items()
+            }
         }
         nlp.initialize()
         return nlp

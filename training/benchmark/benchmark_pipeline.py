@@ -41,6 +41,7 @@ def ruler_pipeline(mentions: Sequence[Mention], linker_dirs: Dict[str, Path], ne
     from spacy_nseen.encoder.weights_io import read_encoder_config
     from spacy_nseen.encoder.layer import ARCHITECTURE
 
+    from spacy_nseen.parts.kb_loaders import linker_directory, linker_directory_block
     from spacy_nseen.parts.knowledge_bases import label_blocks
     from spacy_nseen.pipe.config import DEFAULT_ENCODER
 
@@ -50,12 +51,14 @@ def ruler_pipeline(mentions: Sequence[Mention], linker_dirs: Dict[str, Path], ne
     if ner:
         nlp = spacy.load(ner, exclude=["nseen_linker"])
         pipe = nlp.add_pipe("nseen_linker", config={"encoder": encoder, "kbs": kbs})
-        pipe.initialize(lambda: [], nlp=nlp, linkers={kb: str(path) for kb, path in linker_dirs.items()})
+        pipe.initialize(lambda: [], nlp=nlp, kb_loaders={kb: linker_directory(path) for kb, path in linker_dirs.items()})
         return nlp
     nlp = spacy.blank("en")
     ruler = nlp.add_pipe("entity_ruler")
     nlp.add_pipe("nseen_linker", config={"encoder": encoder, "kbs": kbs})
-    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {kb: str(path) for kb, path in linker_dirs.items()}}
+    nlp.config["initialize"]["components"]["nseen_linker"] = {
+        "kb_loaders": {kb: linker_directory_block(path) for kb, path in linker_dirs.items()}
+    }
     nlp.initialize()
     # after initialize(), which empties the ruler
     patterns = {(TYPE_LABELS[m.entity_type.lower()], m.text) for m in mentions if m.entity_type.lower() in TYPE_LABELS and m.text.strip()}

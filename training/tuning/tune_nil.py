@@ -14,7 +14,7 @@ mention's gold ids (with the release's equivalence classes), and wrong for un-no
 out-of-KB mentions. On the **even-numbered documents only**, two numbers per reference set are fitted (Platt
 scaling of the NIL model's logit, so that `kb_score` is a probability) and one threshold is chosen (the best
 F1 of right links); the **odd-numbered documents** confirm them. Writes the recalibrated models
-(`<out-models>/<kb>.json`, given to the pipeline by `[initialize.components.nseen_linker.nil_models]`), the
+(`<out-models>/<kb>.json`, given to the pipeline by `nil_model` of `[initialize.components.nseen_linker.kb_loaders.<set>]`), the
 metrics (ROC AUC, ECE, the NIL share left unlinked, recall) and a reliability diagram and precision-recall
 curve (PNG).
 """

@@ -13,7 +13,7 @@ is its probability that each mention's best entity is right; it is switched by o
 registered with `@decision_stage`. The fusion is signals → ranking → decision (`Fusion.verdicts`).
 """
 
-from typing import Any, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Type, runtime_checkable
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple, Type, runtime_checkable
 
 import numpy
 
@@ -79,14 +79,50 @@ class ScoringSignal(Signal, Protocol):
     pool_order: int  # where its candidates join the pool
 
 
-@runtime_checkable
-class RareTermSignal(Signal, Protocol):
-    """A scoring signal with a cheap search over its rare terms only (what `exact_fill` uses)."""
+class OverExact(NamedTuple):
+    """What `OrganismScope.over_exact` gives a pool: the tiers to rank by, and which names are counterparts (the
+    mention plus a member suffix in the assigned organism: written with the score of an exact match)."""
 
-    def rare_candidates(
-        self, queries: Queries, rows: Sequence[int], n: int, max_df: float
-    ) -> Tuple[Pools, List[numpy.ndarray]]:
-        """RETURNS: per row, the names sharing its rare terms (best first), and their scores over those terms."""
+    tiers: numpy.ndarray
+    counterparts: numpy.ndarray
+
+
+@runtime_checkable
+class OrganismScope(Signal, Protocol):
+    """The organism part of the fusion (`signals.organism.OrganismSignal`): which names a mention may link to, how
+    other organisms' entities stand in through their orthologs, and its rank keys. Beside `scores` (its bonus),
+    the fusion and the rank keys read it through these methods only."""
+
+    weight: float
+
+    def allowed_rows(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> Dict[int, int]:
+        """The exact-match rows (name row → tier) of entities the mention's organism restriction allows."""
+
+    def allowed(self, entities: numpy.ndarray, context: Optional[OrganismContext]) -> Optional[numpy.ndarray]:
+        """RETURNS: which of these entities may be linked (None: all)."""
+
+    def foreign_exact_only(self, rows: Dict[int, int], context: Optional[OrganismContext]) -> bool:
+        """RETURNS: whether every exact match is of another organism than the confidently assigned one."""
+
+    def with_orthologs(
+        self, pool: List[int], scores: numpy.ndarray, exact: Dict[int, int], context: Optional[OrganismContext]
+    ) -> Tuple[List[int], numpy.ndarray, Dict[int, int]]:
+        """RETURNS: the pool with the assigned organism's orthologs standing in, their scores, and their sources."""
+
+    def match(self, entities: numpy.ndarray, context: Optional[OrganismContext]) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """RETURNS: the organism bonus (float32) and confident match (int64) of each entity."""
+
+    def naming_organisms(self, entities: numpy.ndarray, tiers: numpy.ndarray, exact: Dict[int, int]) -> numpy.ndarray:
+        """RETURNS: per candidate, in how many organisms (capped) the mention names its gene."""
+
+    def over_exact(
+        self,
+        tiers: numpy.ndarray,
+        scores: numpy.ndarray,
+        confident: numpy.ndarray,
+        suffixed: Optional[Callable[[numpy.ndarray], numpy.ndarray]] = None,
+    ) -> OverExact:
+        """RETURNS: the tiers with the assigned organism's close names among other organisms' exact matches."""
 
 
 # The scoring signals, in the order of the weighted sum: registered by their modules (see `signals/__init__`).

@@ -1,6 +1,6 @@
 """The character n-gram TF-IDF signal (BioSyn's sparse score): the cosine of (1,3)-gram TF-IDF vectors."""
 
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 import numpy
 
@@ -37,15 +37,6 @@ class CharTfidfSignal:
             return None
         found, _ = self.tfidf.search(self._vectors(queries)[list(rows)], n, max_df=self.max_df)
         return [[int(i) for i in ids if i >= 0] for ids in found]
-
-    def rare_candidates(
-        self, queries: Queries, rows: Sequence[int], n: int, max_df: float
-    ) -> Tuple[Pools, List[numpy.ndarray]]:
-        if max_df <= 0:
-            return [[] for _ in rows], [numpy.zeros(0, dtype=numpy.float32) for _ in rows]
-        ids, scores = self.tfidf.rare_top_k(self._vectors(queries)[list(rows)], n, max_df)
-        pools = [[int(i) for i in found if i >= 0] for found in ids]
-        return pools, [values[: len(pool)] for values, pool in zip(scores, pools)]
 
     def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
         return self.tfidf.score(self._vectors(queries), pools)

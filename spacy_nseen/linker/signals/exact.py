@@ -5,8 +5,7 @@ Latin letter, `LC3β` = `LC3B`, at tier 1 when nothing matches as written), rest
 may link to; rank keys for a pool: the tier, the name kind's priority (`exact_kind_priority`), whether
 the mention is a word of one of the entity's longer names (`reference.name_words`; read only when the exact
 matches name several entities) and the entity prior (`exact_tie_break`), before the fused score (see
-`exact_ranking` for their order). For `exact_fill`
-it also finds the names equal to the mention in the other grammatical number (`exact_fill.number_variants`).
+`exact_ranking` for their order).
 """
 
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
@@ -18,7 +17,6 @@ from ...reference.name_words import NameWords
 from ...reference.reference_set import ReferenceSet
 from ...retrieval.exact_names import LOOSE_TIER, ExactNameIndex
 from ...text.greek import greek_as_latin, has_greek
-from ...text.plurals import number_variants
 from ..exact_ranking import kind_ranks
 from .base import Pools, Queries
 
@@ -102,10 +100,3 @@ class ExactTier:
                 naming = self.name_words.longer_name_entities(candidates, mention)
                 keys.words[matched] = [int(entities[j]) in naming for j in matched]
         return keys
-
-    def number_variant_candidates(self, mention: str, pool: List[int]) -> List[int]:
-        """The name rows matching the other grammatical number of the mention exactly, not yet in the pool."""
-        known = set(pool)
-        return [
-            row for variant in number_variants(mention) for row in self.exact_names.lookup(variant) if row not in known
-        ]

@@ -9,28 +9,22 @@ its score (`with_orthologs`, `organisms.orthologs`); among exact matches, a gene
 before one named so in a single organism (`naming_organisms`).
 """
 
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy
 
 from ...organisms.orthologs import OrthologTable
 from ...organisms.ranking import OrganismContext, allowed_mask, organism_match
-from .base import Pools, Queries
+from .base import OverExact, Pools, Queries
 
 ORGANISM = "organism"
 # Organisms counted by `naming_organisms`: "the name is this gene's in more than one organism".
 SHARED_NAME_ORGANISMS = 2
 
 
-class OverExact(NamedTuple):
-    """What `OrganismSignal.over_exact` gives a pool: the tiers to rank by, and which names are counterparts (the
-    mention plus a member suffix in the assigned organism: written with the score of an exact match)."""
-
-    tiers: numpy.ndarray
-    counterparts: numpy.ndarray
-
-
 class OrganismSignal:
+    """The organism signal (implements `OrganismScope`; see the module docstring)."""
+
     name = ORGANISM
 
     def __init__(

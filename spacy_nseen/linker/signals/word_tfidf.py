@@ -1,6 +1,6 @@
 """The word-level TF-IDF signal: the cosine of the mention's words with each name's (`token_index`)."""
 
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 import numpy
 
@@ -33,12 +33,6 @@ class WordTfidfSignal:
     def candidates(self, queries: Queries, rows: Sequence[int], n: int) -> Optional[Pools]:
         found, _ = self.tokens.search(self._vectors(queries)[list(rows)], n)
         return [[int(i) for i in ids if i >= 0] for ids in found]
-
-    def rare_candidates(
-        self, queries: Queries, rows: Sequence[int], n: int, max_df: float
-    ) -> Tuple[Pools, List[numpy.ndarray]]:
-        ids, scores = self.tokens.rare_search(self._vectors(queries)[list(rows)], n, max_df)
-        return [[int(i) for i in found if i >= 0] for found in ids], list(scores)
 
     def scores(self, queries: Queries, pools: Pools) -> List[numpy.ndarray]:
         vectors = self._vectors(queries)

@@ -13,6 +13,7 @@ from spacy_nseen.encoder.layer import ARCHITECTURE, set_char_vocab
 from spacy_nseen.encoder.vocab import CharVocab
 from spacy_nseen.encoder.weights_io import read_encoder_config
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+from spacy_nseen.parts.kb_loaders import linker_directory_block
 from spacy_nseen.pipe.config import DEFAULT_ENCODER
 from spacy_nseen.reference.reference_set import ReferenceSet
 from training.common.bioid import read_captions
@@ -57,7 +58,7 @@ def make_pipeline(linker_dirs: Dict[str, Path], path: Path, writer: bool) -> Pat
                                          "kbs": {"uniprot": {"labels": ["PROTEIN", "GENE"]}, "chebi": {"labels": ["CHEMICAL"]}}})
     if writer:
         nlp.add_pipe("test_organism_writer")
-    nlp.config["initialize"]["components"]["nseen_linker"] = {"linkers": {k: str(p) for k, p in linker_dirs.items()}}
+    nlp.config["initialize"]["components"]["nseen_linker"] = {"kb_loaders": {k: linker_directory_block(p) for k, p in linker_dirs.items()}}
     nlp.initialize()
     ruler.add_patterns([{"label": label, "pattern": text} for label, text in PATTERNS])
     nlp.to_disk(path)
