@@ -14,8 +14,10 @@ STAMP="$VENV/.nseen-installed"
 if [ ! -f "$STAMP" ] || [ "$ROOT/setup.cfg" -nt "$STAMP" ]; then
     python -m pip install --quiet --upgrade pip
     python -m pip install --quiet "torch==2.13.0"
-    python -m pip install --quiet -e "$ROOT[training,test,distributed,lint]"
+    python -m pip install --quiet -e "$ROOT[training,test,distributed,lint,serve]"
     touch "$STAMP"
 fi
+# the browser of the browser test (Debian's chromium + chromium-driver; skipped when installed)
+bash "$ROOT/scripts/install_browser.sh"
 cd "$ROOT"
 export NSEEN_MIRROR="${NSEEN_MIRROR:-$ROOT/../shared/data}"

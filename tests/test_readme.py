@@ -136,3 +136,55 @@ def test_the_headline_table_matches_the_generated_results_page():
 def test_the_readme_is_read_in_ten_minutes():
     """Issue 52: at most 400 lines; the reference material lives in docs/."""
     assert len(README.splitlines()) <= 400
+
+
+SERVE = "## Serve it"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec(DEMO_PACKAGE) is None or not DEMO_LINKERS.is_dir()
+                    or importlib.util.find_spec("uvicorn") is None,
+                    reason=f"needs the demo pipeline ({DEMO_PACKAGE}: bash scripts/demo.sh) and the serve extra")
+def test_the_serve_section_runs_as_written(tmp_path):
+    """The section's command serves the demo pipeline (on a free port instead of 8080); its curl command and its
+    Python block call it."""
+    import json
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    text = section(SERVE)
+    serve, curl = [line for block in blocks(text, "bash") for line in block.splitlines() if line.strip()]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    args = shlex.split(serve.replace("8080", port))
+    assert args[:2] == ["spacy-nseen", "serve"], serve
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(Path(spacy_nseen.__file__).resolve().parents[1])}
+    log = open(tmp_path / "serve.log", "wb")
+    server = subprocess.Popen([sys.executable, "-m", "spacy_nseen", *args[1:]], stdout=log, stderr=subprocess.STDOUT,
+                              env=env, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            try:
+                if urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/ready", timeout=5).status == 200:
+                    break
+            except urllib.error.HTTPError as err:  # 503: loading, or failed to load (then say why)
+                status = json.loads(err.read())
+                assert status["status"] == "loading", status["detail"]
+                time.sleep(0.5)
+            except OSError:
+                time.sleep(0.5)
+        if shutil.which("curl"):
+            answer = subprocess.run(shlex.split(curl.replace("8080", port)), capture_output=True, text=True, timeout=120)
+            assert json.loads(answer.stdout)["records"][0]["text"] == "p53 in HeLa cells", answer.stderr
+        (code,) = blocks(text, "python")
+        printed = run_python(code.replace("8080", port), tmp_path).split()
+        assert printed[0].startswith("UniProt:") or printed[0] == "None"
+    finally:
+        server.terminate()
+        server.wait(60)
+        log.close()
