@@ -73,6 +73,11 @@ class NilDecision(LinkDecision):
     def search_settings(self) -> Dict[str, Any]:
         return {"nil_decision": self.use_nil_model, "link_tag_names": self.link_tag_names}
 
+    def threshold_for(self, linker: KnowledgeBaseLinker) -> float:
+        if self.threshold is None and not self.use_nil_model:
+            return 0.0  # the fused score decides, against 0
+        return super().threshold_for(linker)
+
     def __repr__(self) -> str:
         return (
             f"NilDecision(threshold={self.threshold}, use_nil_model={self.use_nil_model}, "

@@ -20,3 +20,9 @@ def test_a_null_threshold_is_the_nil_models_own(toy_linker):
     results = linker.link(mentions, top_k=3)
     verdicts = make_nil_decision().verdicts(linker, mentions, results, [None, None])
     assert [v.keep for v in verdicts] == [True, False]
+
+
+def test_without_the_nil_model_a_null_threshold_is_zero(toy_linker):
+    linker = toy_linker.with_settings(LinkerSettings(cache_size=0))
+    linker.nil_model = NilModel([0.0] * len(FEATURES), threshold=0.5)
+    assert make_nil_decision(use_nil_model=False).threshold_for(linker) == 0.0
