@@ -161,7 +161,7 @@ def test_the_serve_section_runs_as_written(tmp_path):
         port = str(s.getsockname()[1])
     args = shlex.split(serve.replace("8080", port))
     assert args[:2] == ["spacy-nseen", "serve"], serve
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(Path(spacy_nseen.__file__).resolve().parents[1])}
+    env = block_env()
     log = open(tmp_path / "serve.log", "wb")
     server = subprocess.Popen([sys.executable, "-m", "spacy_nseen", *args[1:]], stdout=log, stderr=subprocess.STDOUT,
                               env=env, cwd=tmp_path)
