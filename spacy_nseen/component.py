@@ -34,8 +34,9 @@ from .parts.organisms import OrganismPart, make_organism_assigner
 from .parts.ranker import Ranker, make_hybrid_ranker
 from .parts.scorer import score_links
 from .pipe.annotations import DocLinks, EntityLink, write_links
+from .pipe.article_context import ArticleCache, ArticlePlace
 from .pipe.config import default_config
-from .pipe.extensions import context_texts, register_extensions
+from .pipe.extensions import article_of, context_texts, explicit_context, register_extensions
 from .pipe.predict import Mention, Request, link_requests, prepare_requests
 from .pipe.routing import route_entities
 from .pipe.serialization import (
@@ -163,6 +164,7 @@ class NseenLinker(Pipe):
         self.cell_lines: Optional[CellLineTable] = None
         self.abbreviation_lexicon: Optional[AbbreviationLexicon] = None
         self.organism_assigner: Optional[OrganismAssigner] = self.make_assigner()
+        self.article_cache = ArticleCache()  # the articles of the docs linked last, each read once
         self.linkers: Dict[str, KnowledgeBaseLinker] = {}
         # the files of a pipe restored from bytes (`from_bytes`, unpickling): kept as long as the pipe
         self.bytes_dir: Optional[tempfile.TemporaryDirectory] = None
@@ -365,6 +367,7 @@ class NseenLinker(Pipe):
                 )
                 for r in routed
             ]
+            article = self.article_place(doc)
             prepared = prepare_requests(
                 doc.text,
                 mentions,
@@ -372,10 +375,11 @@ class NseenLinker(Pipe):
                 assigner,
                 expand_abbreviations=self.expand_abbreviations,
                 organisms=doc._.organisms,
-                article_texts=context_texts(doc, "article_texts"),
-                figure_texts=context_texts(doc, "figure_texts"),
+                article_texts=context_texts(doc, "article_texts") if article is None else None,
+                figure_texts=context_texts(doc, "figure_texts") if article is None else None,
                 allowed=allowed,
                 lexicon=self.abbreviation_lexicon,
+                article=article,
             )
             out[d] = DocLinks([], prepared.organisms)
             for r, request in zip(routed, prepared.requests):
@@ -406,6 +410,14 @@ class NseenLinker(Pipe):
                     )
                 )
         return out
+
+    def article_place(self, doc: Doc) -> Optional[ArticlePlace]:
+        """RETURNS (Optional[ArticlePlace]): the doc's article (`doc._.article`), read once for all of its docs;
+        None when it has none or was given its context as `doc._.article_texts`/`figure_texts` lists."""
+        article = article_of(doc)
+        if article is None or explicit_context(doc, "article_texts") or explicit_context(doc, "figure_texts"):
+            return None
+        return ArticlePlace(self.article_cache.get(article["texts"], article.get("figures")), article["index"])
 
     def _has_taxa(self, kb: str) -> bool:
         return self.linkers[kb].reference_set.entity_taxa is not None

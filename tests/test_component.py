@@ -396,6 +396,39 @@ def test_article_docs_give_a_pipeline_the_context_of_the_article(make_nlp):
     assert [d.ents[0].kb_id_ for d in nlp.pipe(docs) if d.ents] == ["CHEBI:9753"]
 
 
+def test_an_article_read_once_links_as_the_lists_of_the_other_texts_do(make_nlp):
+    from spacy.tokens import Span
+
+    from spacy_nseen import article_docs
+
+    nlp = make_nlp()
+    texts = ["Mouse cells treated with rapamycin (RPM).", "RPM blocks TP53 in mice", "B, TP53 and RPM in HeLa cells"]
+    figures = [None, "Figure 2", "Figure 2"]
+
+    def linked(docs):
+        for doc in docs:
+            doc.ents = [Span(doc, i, i + 1, label="CHEMICAL" if t.text == "RPM" else "PROTEIN")
+                        for i, t in enumerate(doc) if t.text in ("RPM", "TP53")]
+        return [(e.kb_id_, e._.kb_taxon, e._.kb_score) for d in nlp.pipe(docs) for e in d.ents]
+
+    once = linked(article_docs(nlp, texts, figures))
+    by_lists = article_docs(nlp, texts, figures)
+    for doc in by_lists:  # the lists of the other texts, set on each doc: the context read again per doc
+        doc._.article_texts, doc._.figure_texts = list(doc._.article_texts), doc._.figure_texts
+    assert once == linked(by_lists) and once[0][0] == once[1][0] == "CHEBI:9753"
+
+
+def test_a_doc_whose_article_does_not_hold_its_text_is_a_clear_error(make_nlp, make_doc):
+    nlp = make_nlp()
+    doc = make_doc(nlp, ["RPM", "blocks", "mTOR"], [(0, 1, "CHEMICAL")])
+    doc._.article = {"texts": ["another text"], "index": 0}
+    with pytest.raises(ValueError, match=r"doc._.article\['texts'\]\[0\] is not the doc's text"):
+        nlp(doc)
+    doc._.article = {"texts": ["RPM blocks mTOR"], "index": 3}
+    with pytest.raises(ValueError, match="not a place in its 1 texts"):
+        nlp(doc)
+
+
 def test_kb_url_templates_give_each_reference_set_its_entry_pages(make_nlp, make_doc, tmp_path):
     from spacy import displacy
 

@@ -66,6 +66,9 @@ def annotate_command(
     batch_size: int = typer.Option(64, "--batch-size", help="Docs per nlp.pipe batch"),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the shards of a run with other settings"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress (texts/s of this run)"),
+    context: bool = typer.Option(
+        True, "--context/--no-context", help="Give each text its article's other texts as context (docs/annotate.md)"
+    ),
     strict: bool = typer.Option(
         False,
         "--strict",
@@ -105,6 +108,7 @@ def annotate_command(
             batch_size=batch_size,
             overwrite=overwrite,
             progress=progress,
+            context=context,
             check=False,
         )
     except (CorpusError, NseenError, OSError) as err:

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Union
 
+from .articles import KeyFunction, article_key_function, record_keys, shard_chunks
 from .engines import Engine, InProcessEngine
 from .progress import AnnotationProgress
 from .readers import count_items, read_corpus
@@ -49,9 +50,11 @@ class ShardPlan:
         shard_size: int,
         store: ShardStore,
         progress: AnnotationProgress,
+        article_key: Optional[KeyFunction] = None,
         ids: Optional[IdCheck] = None,
     ) -> None:
         self.items, self.shard_size, self.store, self.progress = items, shard_size, store, progress
+        self.article_key = article_key  # a record's article: shards end between articles, texts get their context
         self.ids = ids if ids is not None else IdCheck()
         self.n_shards = 0
         self.n_items = 0
@@ -69,19 +72,10 @@ class ShardPlan:
             return None
         records = [x for x in chunk if isinstance(x, TextRecord)]
         bad = [x for x in chunk if isinstance(x, BadRecord)]
-        return ShardTask(index, records, bad)
+        return ShardTask(index, records, bad, record_keys(records, self.article_key))
 
     def __iter__(self) -> Iterator[ShardTask]:
-        chunk: List[Union[TextRecord, BadRecord]] = []
-        index = 0
-        for item in self.items:
-            chunk.append(item)
-            if len(chunk) == self.shard_size:
-                task = self._task(index, chunk)
-                if task is not None:
-                    yield task
-                chunk, index = [], index + 1
-        if chunk:
+        for index, chunk in enumerate(shard_chunks(self.items, self.shard_size, self.article_key)):
             task = self._task(index, chunk)
             if task is not None:
                 yield task
@@ -126,6 +120,7 @@ def annotate_corpus(
     batch_size: int = 64,
     overwrite: bool = False,
     progress: bool = True,
+    context: bool = True,
     check: bool = True,
 ) -> Dict[str, Any]:
     """Annotate a corpus with a pipeline; resume if `output_dir` holds shards of the same run.
@@ -141,6 +136,8 @@ def annotate_corpus(
     batch_size (int): Docs per `nlp.pipe` batch.
     overwrite (bool): Replace the shards of a run with other settings.
     progress (bool): Show progress (a bar on a terminal, plain lines otherwise; texts/s of this run).
+    context (bool): Give each text the other texts of its article as context (`articles`: BioC documents, JSONL
+        `article`/`figure` fields, the captions TSV's `pmc_id`); shards then end between articles.
     check (bool): Check that `pipeline` is an installed package or a pipeline directory before writing anything.
     RETURNS (Dict[str, Any]): The summary (also written to `summary.json`).
     """
@@ -154,6 +151,7 @@ def annotate_corpus(
         "output_format": output_format,
         "shard_size": shard_size,
         "pipeline": pipeline_identity(pipeline),
+        "context": context,
     }
     if engine is not None and engine.output_format != output_format:
         raise ValueError(f"the engine writes {engine.output_format!r} but output_format is {output_format!r}")
@@ -165,7 +163,8 @@ def annotate_corpus(
     texts_this_run = 0
     ids = IdCheck()
     with AnnotationProgress(total, enabled=progress) as bar:
-        plan = ShardPlan(read_corpus(input_path, resolved_format), shard_size, store, bar, ids)
+        key = article_key_function(resolved_format, context)
+        plan = ShardPlan(read_corpus(input_path, resolved_format), shard_size, store, bar, key, ids)
         per_text = isinstance(engine, InProcessEngine)  # it reports each text as it is done
         if isinstance(engine, InProcessEngine):
             engine.on_text = lambda: bar.update(1)

@@ -53,13 +53,23 @@ def _passage_records(doc_id: str, passages: List[Dict[str, Any]], position: str)
         yield TextRecord(record_id, text, meta)
 
 
+def bioc_files(path: Path, suffix: str) -> List[Path]:
+    """RETURNS (List[Path]): the files of a directory of BioC files (`*.xml`, `*.xml.gz` for suffix `.xml`), recursively,
+    in sorted path order: a corpus of one file per article, as PMC's BioC service gives them."""
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith((suffix, suffix + ".gz")))
+
+
 def read_bioc_xml(path: Path) -> Iterator[CorpusItem]:
     """Read a BioC XML collection document by document (streamed: a corpus file of any size).
 
-    path (Path): The file (`.xml` or `.xml.gz`).
+    path (Path): The file (`.xml` or `.xml.gz`), or a directory of them (read in sorted path order).
     YIELDS (CorpusItem): A record per passage. Invalid XML (or non-UTF-8 bytes) ends the file with one
         `BadRecord` at the line and column of the error.
     """
+    if path.is_dir():
+        for file in bioc_files(path, ".xml"):
+            yield from read_bioc_xml(file)
+        return
     n_documents = 0
     with open_binary(path) as f:
         try:
@@ -91,9 +101,13 @@ def read_bioc_xml(path: Path) -> Iterator[CorpusItem]:
 def read_bioc_json(path: Path) -> Iterator[CorpusItem]:
     """Read a BioC JSON collection (or a list of collections, as PMC's BioC API returns).
 
-    path (Path): The file (`.json` or `.json.gz`), read whole.
+    path (Path): The file (`.json` or `.json.gz`), read whole, or a directory of them (in sorted path order).
     YIELDS (CorpusItem): A record per passage; a file that is not valid JSON or UTF-8 is one `BadRecord`.
     """
+    if path.is_dir():
+        for file in bioc_files(path, ".json"):
+            yield from read_bioc_json(file)
+        return
     with open_binary(path) as f:
         try:
             data = json.loads(f.read().decode("utf-8"))

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from spacy.language import Language
 
+from .articles import ArticleKey, record_docs
 from .bioc import bioc_xml
 from .doc_output import annotated_record
 from .records import BadRecord, TextRecord
@@ -22,11 +23,14 @@ class ShardTask:
     index (int): The shard number.
     records (List[TextRecord]): Its readable records, in corpus order.
     bad (List[BadRecord]): Its bad records.
+    articles (Optional[List[Optional[ArticleKey]]]): per record its (article, figure) (`articles.record_keys`),
+        None: no context (each text alone).
     """
 
     index: int
     records: List[TextRecord]
     bad: List[BadRecord] = field(default_factory=list)
+    articles: Optional[List[Optional[ArticleKey]]] = None
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,7 @@ def annotate_shard(
         raise ValueError(f"output format {output_format!r}: use one of {OUTPUT_FORMATS}")
     nlp = load_pipeline(pipeline, n_threads)
     clear_link_caches(nlp)
-    docs = nlp.pipe((r.text for r in task.records), batch_size=batch_size)
+    docs = nlp.pipe(record_docs(nlp, task.records, task.articles), batch_size=batch_size)
     annotated = []
     for record, doc in zip(task.records, docs):
         annotated.append(annotated_record(record, doc))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .cell_lines import CellLineTable
+from .context_evidence import ContextEvidence
 from .evidence import TextEvidence
 from .lexicon import ECOLI, FISSION_YEAST, HUMAN, MOUSE, RAT, YEAST, canonical_taxon
 from .mention_form import mention_form_evidence
@@ -140,6 +141,17 @@ class OrganismAssigner:
         return TextEvidence.from_text(
             text, self.cell_lines, skip, s.cell_line_strength, s.ambiguous_cell_line_strength, s.graft_host_strength
         )
+
+    def scan_key(self) -> Tuple[Optional[CellLineTable], float, float, float]:
+        """RETURNS (Tuple[Optional[CellLineTable], float, float, float]): what a scan depends on (the cell line
+        table, hashed by identity, and the strengths): assigners with the same key scan a text alike."""
+        s = self.settings
+        return (self.cell_lines, s.cell_line_strength, s.ambiguous_cell_line_strength, s.graft_host_strength)
+
+    def context_evidence(self, texts: Iterable[str]) -> ContextEvidence:
+        """RETURNS (ContextEvidence): the texts of a context (an article) scanned once: their counts without any one
+        of them (`ContextEvidence.counts_without`) are the `article_counts` of the others."""
+        return ContextEvidence([self.scan(text) for text in texts])
 
     def article_counts(self, texts: Iterable[str]) -> Dict[int, float]:
         """RETURNS (Dict[int, float]): Hit strength per taxon summed over texts (the article context), as
@@ -332,18 +344,11 @@ def context_counts(evidences: Sequence[TextEvidence]) -> Dict[int, float]:
 
     A text that names fission yeast counts its yeast deletions and the word `yeast` for it, and so does every
     text when the texts together name fission yeast and never budding yeast alone (an S. pombe article whose
-    `red1Δ` caption says only "yeast").
+    `red1Δ` caption says only "yeast"). The sums are exact, then rounded once (`ContextEvidence`, which gives the
+    same counts of an article without one of its texts in constant time).
     RETURNS (Dict[int, float]): taxon → summed strength.
     """
-    named = set().union(*(evidence.named_taxa() for evidence in evidences))
-    fission_context = FISSION_YEAST in named and YEAST not in named
-    out: Dict[int, float] = {}
-    for evidence in evidences:
-        if fission_context or evidence.names_fission_yeast():
-            evidence = evidence.in_fission_yeast()
-        for taxon, value in evidence.counts().items():
-            out[taxon] = out.get(taxon, 0.0) + value
-    return out
+    return ContextEvidence(evidences).counts_without(None)
 
 
 def _fission_article(counts: Mapping[int, float]) -> bool:

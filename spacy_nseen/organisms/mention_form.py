@@ -11,7 +11,19 @@ import re
 from dataclasses import dataclass
 from typing import List
 
-from .lexicon import ECOLI, HUMAN, MOUSE, RAT, YEAST, mention_prefix, organism_name, reporter_organism
+from .lexicon import (
+    ARABIDOPSIS,
+    ECOLI,
+    HUMAN,
+    MOUSE,
+    RAT,
+    WORM,
+    YEAST,
+    mention_prefix,
+    organism_name,
+    reporter_organism,
+    virus_prefix,
+)
 
 _YEAST_ORF = re.compile(r"^Y[A-P][LR]\d{3}[WC](?:-[A-Z])?$")
 _YEAST_PROTEIN = re.compile(r"^[A-Z][a-z]{2}\d{1,3}p$")
@@ -20,6 +32,11 @@ _ECOLI_PROTEIN = re.compile(r"^[A-Z][a-z]{2}[A-Z]$")
 _RODENT_SYMBOL = re.compile(r"^[A-Z][a-z][a-z0-9]*\d[a-z0-9]*$|^[A-Z][a-z]{2,5}$")
 _HUMAN_SYMBOL = re.compile(r"^[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*$")
 _HUMAN_SYMBOL_DIGIT = re.compile(r"\d")
+# worm genes `unc-51`, `lgg-1`, `sqst-1.2` (lower case, dash, number); their proteins `UNC-51` share the form with
+# human names such as `MCP-1`, so they count less
+_WORM_GENE = re.compile(r"^[a-z]{3,4}-\d+(?:\.\d+)?$")
+_WORM_PROTEIN = re.compile(r"^[A-Z]{3,4}-\d+(?:\.\d+)?$")
+_ARABIDOPSIS_LOCUS = re.compile(r"^At[1-5CM]g\d{5}$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -54,13 +71,22 @@ def mention_form_evidence(text: str) -> List[FormEvidence]:
                 reporter[0], reporter[1], "reporter", f"reporter '{text}' is a {organism_name(reporter[0])} protein"
             )
         ]
+    virus = virus_prefix(text)
+    if virus is not None:
+        return [FormEvidence(virus[0], 1.0, "prefix", f"virus prefix '{virus[1]}' in '{text}'")]
     prefix = mention_prefix(text)
     if prefix is not None:
         out.append(FormEvidence(prefix[0], 1.0, "prefix", f"prefix '{prefix[1]}' in '{text}'"))
         return out
     if " " in text:
         return out
-    if _YEAST_ORF.match(text):
+    if _ARABIDOPSIS_LOCUS.match(text):
+        out.append(FormEvidence(ARABIDOPSIS, 1.0, "prefix", f"Arabidopsis locus name '{text}'"))
+    elif _WORM_GENE.match(text):
+        out.append(FormEvidence(WORM, 1.0, "form", f"form '{text}' (worm gene)"))
+    elif _WORM_PROTEIN.match(text):
+        out.append(FormEvidence(WORM, 0.5, "form", f"form '{text}' (worm protein)"))
+    elif _YEAST_ORF.match(text):
         out.append(FormEvidence(YEAST, 1.0, "prefix", f"yeast ORF name '{text}'"))
     elif _YEAST_PROTEIN.match(text):
         out.append(FormEvidence(YEAST, 1.0, "form", f"form '{text}' (yeast protein, -p)"))

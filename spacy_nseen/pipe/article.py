@@ -4,6 +4,9 @@ Figure captions are short. Which organism a caption's `Trp53` is, and what its `
 in another caption of the same article (`mouse embryonic fibroblasts`, `chloroquine (CQ)`). Give a pipeline the
 captions of one article through `article_docs` and the linker reads the others as organism evidence and for
 abbreviation definitions (`doc._.article_texts`, and `doc._.figure_texts` for the other panels of a figure).
+Each doc carries its article (`doc._.article`: the texts, shared by the article's docs, and its place), and the
+linker reads each text of the article once for all of them (`article_context.ArticleContext`): linking an
+article of n texts costs n texts' work, not n².
 """
 
 from typing import Hashable, List, Optional, Sequence
@@ -24,7 +27,8 @@ def article_docs(
     figures (Optional[Sequence[Optional[Hashable]]]): per text, the figure it belongs to when captions come split
         into panels (`"Figure 2"` for panels 2A and 2B; None: no figure); the other panels of the same figure
         become `doc._.figure_texts`, closer evidence than the article's.
-    RETURNS (List[Doc]): one doc per text, in order.
+    RETURNS (List[Doc]): one doc per text, in order; `doc._.article_texts` and `doc._.figure_texts` give its
+        context as lists (read from `doc._.article`; set them to give a doc other context).
     """
     if isinstance(texts, str):
         raise TypeError("article_docs needs the article's texts as a list of strings, not one string")
@@ -35,9 +39,8 @@ def article_docs(
     if figures is not None and len(figures) != len(texts):
         raise ValueError(f"article_docs: {len(texts)} texts but {len(figures)} figure keys")
     register_extensions()
+    figure_keys = None if figures is None else list(figures)
     docs = [nlp.make_doc(text) for text in texts]
     for i, doc in enumerate(docs):
-        doc._.article_texts = [text for j, text in enumerate(texts) if j != i]
-        if figures is not None and figures[i] is not None:
-            doc._.figure_texts = [text for j, text in enumerate(texts) if j != i and figures[j] == figures[i]]
+        doc._.article = {"texts": texts, "figures": figure_keys, "index": i}
     return docs

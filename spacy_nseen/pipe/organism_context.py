@@ -4,6 +4,7 @@ from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..organisms.assign import OrganismAssigner, SpanOrganism
 from ..organisms.ranking import OrganismContext
+from .article_context import ArticlePlace
 
 
 def organism_confidence(span: SpanOrganism) -> float:
@@ -39,6 +40,7 @@ def organism_contexts(
     figure_texts: Optional[Iterable[str]] = None,
     allowed: Optional[frozenset] = None,
     forms: Optional[Sequence[Optional[str]]] = None,
+    article: Optional[ArticlePlace] = None,
 ) -> TextOrganisms:
     """The organism context of each mention of a text.
 
@@ -49,17 +51,24 @@ def organism_contexts(
         other panel texts of its figure (`assign_text`).
     allowed (Optional[frozenset]): the taxa every mention may link to (the component's `organisms`).
     forms (Optional[Sequence[Optional[str]]]): per mention, the token it was cut from, if it was (`assign_text`).
+    article (Optional[ArticlePlace]): the text's article, read once for all of its texts, instead of
+        `article_texts` and `figure_texts` (the same result).
     """
     with_taxa = [i for i, flag in enumerate(has_taxa) if flag]
     assigned = {}
     found: Optional[List[int]] = None
     if with_taxa and assigner is not None:
+        article_counts = figure_counts = None
+        if article is not None:
+            article_counts, figure_counts = article.context.organism_counts(article.position, assigner)
         result = assigner.assign_text(
             text,
             [offsets[i] for i in with_taxa],
             organisms=organisms,
             article_texts=article_texts,
+            article_counts=article_counts,
             figure_texts=figure_texts,
+            figure_counts=figure_counts,
             forms=[forms[i] for i in with_taxa] if forms else None,
         )
         found = list(result.organisms)

@@ -11,7 +11,7 @@ tune_nil, evaluate), so they link as the component does.
    is the lexicon's guess for a tag name the set never links (`KnowledgeBaseLinker.searched_form`).
 """
 
-from typing import Callable, List, NamedTuple, Optional, Sequence, Set
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
 
 import numpy
 
@@ -24,6 +24,7 @@ from ..organisms.ranking import OrganismContext
 from ..parts.decision import LinkDecision
 from ..text.abbreviation_lexicon import AbbreviationLexicon
 from ..text.abbreviations import defined_long_forms
+from .article_context import ArticlePlace
 from .organism_context import organism_contexts
 
 
@@ -76,6 +77,7 @@ def prepare_requests(
     figure_texts: Optional[Sequence[str]] = None,
     allowed: Optional[frozenset] = None,
     lexicon: Optional[AbbreviationLexicon] = None,
+    article: Optional[ArticlePlace] = None,
 ) -> TextRequests:
     """The requests of the mentions of one text (see the module doc).
 
@@ -83,8 +85,15 @@ def prepare_requests(
     assigner (Optional[OrganismAssigner]): the organism assigner (None: no assignment).
     organisms, article_texts, figure_texts, allowed: see `organism_context.organism_contexts`.
     lexicon (Optional[AbbreviationLexicon]): long forms of the short forms no text of the context defines.
+    article (Optional[ArticlePlace]): the text's article (`article_context`), read once for all of its texts: the
+        context instead of `article_texts` and `figure_texts`, with the same result.
     """
-    long_forms = defined_long_forms(text, figure_texts, article_texts) if expand_abbreviations and mentions else {}
+    long_forms: Dict[str, str] = {}
+    if expand_abbreviations and mentions:
+        if article is not None:
+            long_forms = article.context.long_forms(article.position, [m.text for m in mentions])
+        else:
+            long_forms = defined_long_forms(text, figure_texts, article_texts)
     guessed: Set[str] = set()
     if expand_abbreviations and lexicon is not None:
         for m in mentions:
@@ -102,6 +111,7 @@ def prepare_requests(
         figure_texts=figure_texts,
         allowed=allowed,
         forms=[m.cut_from for m in mentions],
+        article=article,
     )
     requests = [
         Request(m.kb, m.text, o.context, o.evidence, long_forms.get(m.text), m.text in guessed)

@@ -16,12 +16,13 @@ from ..linker.kb_linker import load_linker
 from ..linker.storage import save_linker
 from ..organisms.cell_lines import CellLineTable
 from ..text.abbreviation_lexicon import AbbreviationLexicon
+from .article_context import ArticleCache
 
 CELL_LINES_FILE = "cell_lines.json.gz"
 ABBREVIATIONS_FILE = "abbreviations.json"
 SAVE_AGAIN = "Save the pipeline again with nlp.to_disk()."
 # What a pickled pipe leaves out of its __dict__ (restored from the bytes of its files).
-UNPICKLED = ("linkers", "bytes_dir", "cell_lines", "organism_assigner", "abbreviation_lexicon")
+UNPICKLED = ("linkers", "bytes_dir", "cell_lines", "organism_assigner", "abbreviation_lexicon", "article_cache")
 
 
 def pipe_to_disk(pipe: Any, path: Union[str, Path], exclude: Iterable[str]) -> None:
@@ -112,5 +113,6 @@ def restore_state(pipe: Any, state: Dict[str, Any]) -> None:
     pipe.cell_lines = None
     pipe.abbreviation_lexicon = None
     pipe.organism_assigner = pipe.make_assigner()
+    pipe.article_cache = ArticleCache()
     if data is not None:
         pipe.from_bytes(data)

@@ -81,3 +81,18 @@ def test_written_bioc_round_trips_through_the_reader(tmp_path: Path):
     (unlinked,) = back[2].meta["annotations"]
     assert "identifier" not in unlinked["infons"] and unlinked["locations"] == [[6 + 9, 5]]
     assert back[2].text[unlinked["locations"][0][0] - 6:][:5] == "PLCγ2"
+
+
+def test_a_directory_of_bioc_files_is_read_file_by_file_in_path_order(tmp_path):
+    from spacy_nseen.corpus.bioc import read_bioc_json, read_bioc_xml
+    from spacy_nseen.corpus.readers import read_corpus
+
+    folder = tmp_path / "articles"
+    (folder / "b").mkdir(parents=True)
+    for name, doc_id in (("b/2.json", "PMC2"), ("1.json", "PMC1")):
+        passages = [{"offset": 0, "text": f"{doc_id} title"}, {"offset": 20, "text": f"{doc_id} caption"}]
+        (folder / name).write_text(json.dumps({"documents": [{"id": doc_id, "passages": passages}]}))
+    (folder / "notes.txt").write_text("not BioC")
+    assert [r.id for r in read_bioc_json(folder)] == ["PMC1/0", "PMC1/1", "PMC2/0", "PMC2/1"]
+    assert [r.id for r in read_corpus(folder, "bioc-json")] == ["PMC1/0", "PMC1/1", "PMC2/0", "PMC2/1"]
+    assert list(read_bioc_xml(folder)) == []  # no XML file in it

@@ -103,3 +103,13 @@ def test_species_word_glued_to_the_next_word():
 def test_hek_293_written_as_its_number():
     assert [(h.taxon, h.label) for h in find_species_words("(D) 293 cells were treated")] == [(9606, "cells '293 cells'")]
     assert taxa("1293 cells, 293T, in 293 and") == []
+
+
+def test_new_organism_words_and_no_virus_words():
+    from spacy_nseen.organisms.lexicon import find_species_words, virus_prefix
+
+    hits = {h.label: h.taxon for h in find_species_words("Wing discs and hermaphrodites; Xenopus egg extracts; KSHV")}
+    assert hits["word 'hermaphrodites'"] == 6239 and hits["word 'egg extracts'"] == 8355
+    assert hits["word 'Wing discs'"] == 7227
+    assert 37296 not in hits.values()  # a virus word names the host proteins' captions too
+    assert virus_prefix("EBV-BZLF1") == (10376, "EBV") and virus_prefix("EBVs") is None

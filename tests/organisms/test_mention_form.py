@@ -28,3 +28,14 @@ def test_uninformative_forms():
     assert mention_form_evidence("") == []
     assert mention_form_evidence("p53") == []
     assert mention_form_evidence("tumor necrosis factor") == []
+
+
+def test_virus_prefix_worm_and_arabidopsis_forms():
+    from spacy_nseen.organisms.mention_form import mention_form_evidence
+
+    assert [(e.taxon, e.kind) for e in mention_form_evidence("KSHV\u2010TK")] == [(37296, "prefix")]
+    assert [(e.taxon, e.kind) for e in mention_form_evidence("HIV-1 Nef")] == [(11676, "prefix")]
+    assert [(e.taxon, e.strength) for e in mention_form_evidence("unc-51")] == [(6239, 1.0)]
+    assert [(e.taxon, e.strength) for e in mention_form_evidence("UNC-51")] == [(6239, 0.5)]
+    assert [e.taxon for e in mention_form_evidence("At1g01010")] == [3702]
+    assert not any(e.taxon == 37296 for e in mention_form_evidence("KSHV"))

@@ -36,3 +36,30 @@ def test_an_article_of_one_text_or_none_is_defined():
 def test_bad_input_is_a_clear_error(texts, figures, error, message):
     with pytest.raises(error, match=message):
         article_docs(spacy.blank("en"), texts, figures)
+
+
+def test_docs_carry_their_article_once_and_their_own_lists_win():
+    docs = article_docs(spacy.blank("en"), CAPTIONS, figures=["Figure 1", "Figure 2", "Figure 2"])
+    assert all(d._.article["texts"] is docs[0]._.article["texts"] for d in docs)  # one list for the article
+    assert [d._.article["index"] for d in docs] == [0, 1, 2]
+    docs[1]._.article_texts = ["Another text."]
+    assert docs[1]._.article_texts == ["Another text."] and docs[2]._.article_texts == CAPTIONS[:2]
+
+
+def test_docs_of_an_article_keep_their_context_through_a_docbin():
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("en")
+    docs = article_docs(nlp, CAPTIONS, figures=["Figure 1", "Figure 2", "Figure 2"])
+    restored = list(DocBin(docs=docs, store_user_data=True).get_docs(nlp.vocab))
+    assert restored[2]._.article_texts == CAPTIONS[:2] and restored[2]._.figure_texts == [CAPTIONS[1]]
+
+
+def test_the_context_extensions_pickle_for_spacys_multiprocessing():
+    import pickle
+
+    from spacy.tokens import Doc
+
+    article_docs(spacy.blank("en"), CAPTIONS)  # registers them
+    for name in ("article_texts", "figure_texts"):
+        pickle.dumps(Doc.get_extension(name))  # `nlp.pipe(n_process=2)` sends them to the workers

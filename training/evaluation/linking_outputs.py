@@ -1,7 +1,7 @@
 """What a pipeline writes on Bio-ID captions, article by article, and how two such runs differ: the check that a
 change of the code or the config leaves the links as they were.
 
-    python -m training.evaluation.linking_outputs write PIPELINE captions.tsv.gz OUT.jsonl [--articles N]
+    python -m training.evaluation.linking_outputs write PIPELINE captions.tsv.gz OUT.jsonl [--articles N] [--figures]
     python -m training.evaluation.linking_outputs compare BEFORE.jsonl AFTER.jsonl [--out REPORT.json]
 
 Each caption is linked with its article's other captions as context (`article_docs`), as the evaluation does.
@@ -16,7 +16,7 @@ import spacy
 import typer
 
 from spacy_nseen.pipe.article import article_docs
-from training.common.bioid import read_captions
+from training.common.bioid import figure_of, read_captions
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
 
@@ -37,6 +37,7 @@ def write(
     captions: Path = typer.Argument(..., help="A Bio-ID captions TSV (the mirror's format)"),
     output: Path = typer.Argument(..., help="JSONL file to write, one record per caption"),
     articles: Optional[int] = typer.Option(None, "--articles", help="Only the first N articles"),
+    figures: bool = typer.Option(False, "--figures", help="Give each panel caption its figure's other panels too"),
 ) -> None:
     """Link every caption with its article as context; write what the pipeline wrote."""
     nlp = spacy.load(pipeline)
@@ -48,7 +49,8 @@ def write(
     n = 0
     with output.open("w", encoding="utf8") as out:
         for group in groups:
-            docs = article_docs(nlp, [c.text for c in group])
+            keys = [figure_of(c.caption_id) for c in group] if figures else None
+            docs = article_docs(nlp, [c.text for c in group], keys)
             for caption, doc in zip(group, nlp.pipe(docs)):
                 record = {"pmc_id": caption.pmc_id, "caption_id": caption.caption_id, "ents": entity_rows(doc)}
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -18,14 +18,17 @@ from typing import Dict, List, Mapping, Optional, Sequence, Set
 from training.common.bioid_scoring import (CATEGORY_OF_TYPE, EquivalenceClasses, GoldMention, SpanKey, gold_by_span,
                                            span_scores, to_curie)
 from .organism_eval import OTHER, TAXA, gold_taxa, organism_confusion
+from .organism_table import optional_per_organism
 from .pipeline_outputs import SpanOutput
 
 
-def uniprot_gold(mentions: Sequence[GoldMention]) -> Dict[SpanKey, List[str]]:
-    """RETURNS (Dict[SpanKey, List[str]]): The UniProt CURIEs of every gold span carrying one, in id order."""
+def uniprot_gold(mentions: Sequence[GoldMention],
+                 secondary: Optional[Mapping[str, str]] = None) -> Dict[SpanKey, List[str]]:
+    """RETURNS (Dict[SpanKey, List[str]]): The UniProt CURIEs of every gold span carrying one, in id order (retired
+    accessions mapped to their current ones with `secondary`)."""
     out: Dict[SpanKey, List[str]] = {}
     for m in mentions:
-        ids = [to_curie(i) for i in m.ids if i.startswith("Uniprot:") and i.split(":", 1)[1].strip()]
+        ids = [to_curie(i, secondary) for i in m.ids if i.startswith("Uniprot:") and i.split(":", 1)[1].strip()]
         if ids:
             out.setdefault(m.key, [])
             out[m.key] += [i for i in ids if i not in out[m.key]]
@@ -163,7 +166,7 @@ def linking_only_views(mentions: Sequence[GoldMention], linked: Mapping[SpanKey,
     for mode in modes:
         pred = {k: o.primary(mode) for k, o in linked.items()}
         scores[mode] = span_scores({k: v for k, v in pred.items() if v}, gold, equiv)
-    uni = uniprot_gold(mentions)
+    uni = uniprot_gold(mentions, equiv.secondary)
     out: Dict[str, object] = {
         "scores": scores,
         "uniprot_all_gold": uniprot_all_gold(uni, linked, equiv, known_ids),
@@ -171,6 +174,7 @@ def linking_only_views(mentions: Sequence[GoldMention], linked: Mapping[SpanKey,
         "nil_chemical": nil_unlinked(nil_spans(mentions, {"chemical"}), linked),
         "organism": None,
         "uniprot_miss_causes": uniprot_miss_causes(uni, linked, equiv, known_ids, taxa if with_taxa else None, texts),
+        "per_organism": optional_per_organism(uni, linked, equiv, taxa if with_taxa else None),
     }
     if with_taxa and taxa is not None:
         pairs = [(gold_taxa(ids, taxa), linked[k].taxon if k in linked else None) for k, ids in uni.items()]

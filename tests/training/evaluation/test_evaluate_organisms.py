@@ -31,6 +31,9 @@ def test_evaluate_counts_and_confusion():
     assert result["confusion"]["other"] == {"other": 1}  # zebrafish assigned: outside the covered set
     assert result["organism_accuracy"] == pytest.approx(sum(
         r["accuracy"] * r["mentions"] for k, r in result["per_organism"].items() if k != "other") / 2)
+    # zebrafish is one of the taxa read: counted as itself (and assigned right) in the accuracy over every organism
+    assert result["known_taxon_mentions"] == 3
+    assert result["organism_accuracy_all_taxa"] == pytest.approx((result["organism_accuracy"] * 2 + 1) / 3, abs=1e-3)
     fast = evaluate(caps, OrganismAssigner(), TAXA, build_docs=False)
     assert fast["confusion"] == result["confusion"]
 

@@ -91,7 +91,8 @@ def span_extensions() -> Iterator[None]:
 
 def run(model: Path, dev: Path, out: Path, **options) -> Dict:
     args = dict(chebi_secondary=FIX / "chebi_secondary.tsv", equivalence=FIX / "equivalence_classes.json.gz",
-                mentions=None, taxa=None, documents="all", headline=None, batch_size=8, article_context=True)
+                mentions=None, taxa=None, documents="all", headline=None, batch_size=8, article_context=True,
+                uniprot_secondary=None)
     evaluate_pipeline(str(model), dev, out, **{**args, **options})
     return json.loads((out / "metrics.json").read_text())
 
