@@ -198,8 +198,8 @@ class NseenLinker(Pipe):
     # Read-only views of the parts, for the code that reads a pipeline's settings -----------------------
 
     @property
-    def threshold(self) -> float:
-        """RETURNS (float): the component decision's threshold."""
+    def threshold(self) -> Optional[float]:
+        """RETURNS (Optional[float]): the component decision's threshold (None: each linker's NIL model's own)."""
         return self.decision.threshold
 
     @property

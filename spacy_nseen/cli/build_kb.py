@@ -10,6 +10,7 @@ import typer
 from ..encoder.layer import PRECISIONS
 from ..encoder.weights_io import build_encoder_from_disk, encoder_block
 from ..linker.kb_linker import KnowledgeBaseLinker
+from ..linker.kb_nil import train_kb_nil
 from ..linker.storage import save_linker
 from ..reference.names_tsv import read_names_tsv
 from ..reference.short_form_names import with_short_forms
@@ -46,10 +47,21 @@ def build_kb(
         " (`LC3 B` of `Autophagy-related protein LC3 B`) and the stem of a small paralog family (`ATG9` of ATG9A/ATG9B);"
         " searched, never exact matches (the project's UniProt linkers: dense Hits@1 0.755 -> 0.865)",
     ),
+    nil: bool = typer.Option(
+        True,
+        "--nil/--no-nil",
+        help="Fit the linker's NIL decision (nil_model.json: is the best id right?) on examples made from the names:"
+        " own names and their case/dash/space variants against held-out entities, near misses and made-up names",
+    ),
+    nil_entities: int = typer.Option(
+        2000, "--nil-entities", help="Entities sampled for the NIL examples (a quarter held out to measure it)"
+    ),
 ) -> None:
     """Embed every name with a trained encoder and write a linker directory for `nseen_linker`."""
     if build_precision not in PRECISIONS:
         raise typer.BadParameter(f"one of {', '.join(PRECISIONS)}", param_hint="--build-precision")
+    if nil_entities < 2:
+        raise typer.BadParameter("at least 2", param_hint="--nil-entities")
     torch.set_num_threads(threads)
     kb_name = kb_name or output.name
     start = time.monotonic()
@@ -63,6 +75,12 @@ def build_kb(
         linker = KnowledgeBaseLinker.build(
             kb_name, model, reference, n_trees=n_trees, seed=seed, build_precision=build_precision
         )
+        nil_report = None
+        if nil:
+            try:
+                linker.nil_model, nil_report = train_kb_nil(linker, n_entities=nil_entities, seed=seed)
+            except ValueError as err:
+                typer.echo(f"warning: no NIL model: {err}", err=True)
         save_linker(linker, output)
     block = {k: v for k, v in encoder_block(output).items() if k != "@architectures"}
     stats = {
@@ -74,6 +92,7 @@ def build_kb(
         "short_forms": n_short_forms,
         "encoder_config": block,
         "build_precision": build_precision,
+        "nil_model": nil_report,
         "seconds": round(time.monotonic() - start, 2),
     }
     (output / "build_stats.json").write_text(json.dumps(stats, indent=2), encoding="utf8")
@@ -82,6 +101,15 @@ def build_kb(
         f"build-kb: {n_names:,} names{added} of {reference.n_entities:,} entities indexed as '{kb_name}' in "
         f"{stats['seconds']} s -> {output}"
     )
+    if nil_report is not None:
+        held = nil_report.get("held_out", {})
+        figures = (
+            f": on held-out entities ROC AUC {held['roc_auc']}, own names linked {held['recall']:.1%}, "
+            f"wrong answers left unlinked {held['nil_recall']:.1%}"
+            if held
+            else ""
+        )
+        print(f"NIL model: threshold {nil_report['threshold']}{figures} (nil_model.json, build_stats.json)")
     print(
         f'Use it: nlp.add_pipe("nseen_linker", config={{"kbs": {{"{kb_name}": {{"labels": ["LABEL"]}}}}, '
         f'"encoder": spacy_nseen.encoder_block("{output}")}}), then initialize it with '

@@ -1,5 +1,9 @@
-"""Annotate a corpus into an output directory of shards: read, split into shards, skip the completed ones,
-run the rest on an engine, write each atomically, and summarise."""
+"""Annotate a corpus into an output directory of shards: check the settings and the pipeline (before anything is
+written), read, split into shards, skip the completed ones, run the rest on an engine, write each atomically,
+and summarise (with the duplicate and generated ids, `record_ids`).
+
+Output records are described by the JSON Schema `annotation_record.schema.json` beside this module
+(`RECORD_SCHEMA`)."""
 
 import json
 import time
@@ -7,16 +11,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Union
 
-from tqdm import tqdm
-
 from .articles import KeyFunction, article_key_function, record_keys, shard_chunks
 from .engines import Engine, InProcessEngine
-from .readers import count_items, detect_format, read_corpus
+from .progress import AnnotationProgress
+from .readers import count_items, read_corpus
+from .record_ids import IdCheck
 from .records import BadRecord, TextRecord
 from .shards import BAD_RECORDS, SUMMARY, ShardStore, write_atomic
-from .worker import OUTPUT_FORMATS, ShardTask
+from .validation import check_pipeline, check_settings
+from .worker import ShardTask
 
 PathLike = Union[str, Path]
+RECORD_SCHEMA = Path(__file__).with_name("annotation_record.schema.json")
 
 
 def pipeline_identity(pipeline: str) -> str:
@@ -43,11 +49,13 @@ class ShardPlan:
         items: Iterator[Union[TextRecord, BadRecord]],
         shard_size: int,
         store: ShardStore,
-        progress: tqdm,
+        progress: AnnotationProgress,
         article_key: Optional[KeyFunction] = None,
+        ids: Optional[IdCheck] = None,
     ) -> None:
         self.items, self.shard_size, self.store, self.progress = items, shard_size, store, progress
         self.article_key = article_key  # a record's article: shards end between articles, texts get their context
+        self.ids = ids if ids is not None else IdCheck()
         self.n_shards = 0
         self.n_items = 0
         self.resumed = 0
@@ -55,9 +63,12 @@ class ShardPlan:
     def _task(self, index: int, chunk: List[Union[TextRecord, BadRecord]]) -> Optional[ShardTask]:
         self.n_shards = index + 1
         self.n_items += len(chunk)
+        for item in chunk:
+            if isinstance(item, TextRecord):
+                self.ids.add(item.id, item.generated_id)
         if self.store.is_done(index):
             self.resumed += 1
-            self.progress.update(len(chunk))
+            self.progress.skip(len(chunk))
             return None
         records = [x for x in chunk if isinstance(x, TextRecord)]
         bad = [x for x in chunk if isinstance(x, BadRecord)]
@@ -110,6 +121,7 @@ def annotate_corpus(
     overwrite: bool = False,
     progress: bool = True,
     context: bool = True,
+    check: bool = True,
 ) -> Dict[str, Any]:
     """Annotate a corpus with a pipeline; resume if `output_dir` holds shards of the same run.
 
@@ -123,17 +135,16 @@ def annotate_corpus(
     shard_size (int): Corpus items per shard (the unit of resume).
     batch_size (int): Docs per `nlp.pipe` batch.
     overwrite (bool): Replace the shards of a run with other settings.
-    progress (bool): Show a progress bar (texts/s, ETA when the size is known).
+    progress (bool): Show progress (a bar on a terminal, plain lines otherwise; texts/s of this run).
     context (bool): Give each text the other texts of its article as context (`articles`: BioC documents, JSONL
         `article`/`figure` fields, the captions TSV's `pmc_id`); shards then end between articles.
+    check (bool): Check that `pipeline` is an installed package or a pipeline directory before writing anything.
     RETURNS (Dict[str, Any]): The summary (also written to `summary.json`).
     """
     input_path, output_dir = Path(input_path), Path(output_dir)
-    if output_format not in OUTPUT_FORMATS:
-        raise ValueError(f"output format {output_format!r}: use one of {OUTPUT_FORMATS}")
-    if shard_size < 1:
-        raise ValueError(f"shard_size must be at least 1, not {shard_size}")
-    resolved_format = detect_format(input_path) if input_format == "auto" else input_format
+    resolved_format = check_settings(input_path, input_format, output_format, shard_size, batch_size)
+    if check:
+        check_pipeline(pipeline)
     settings = {
         "input": input_identity(input_path),
         "input_format": resolved_format,
@@ -142,26 +153,33 @@ def annotate_corpus(
         "pipeline": pipeline_identity(pipeline),
         "context": context,
     }
-    store = ShardStore(output_dir, settings, overwrite=overwrite)
-    own_engine = engine is None
     if engine is not None and engine.output_format != output_format:
         raise ValueError(f"the engine writes {engine.output_format!r} but output_format is {output_format!r}")
+    store = ShardStore(output_dir, settings, overwrite=overwrite)
+    own_engine = engine is None
     engine = engine or InProcessEngine(pipeline, output_format, batch_size)
     total = count_items(input_path, resolved_format) if progress else None
     start = time.perf_counter()
     texts_this_run = 0
-    with tqdm(total=total, unit="text", desc="annotate", disable=not progress, dynamic_ncols=True) as bar:
+    ids = IdCheck()
+    with AnnotationProgress(total, enabled=progress) as bar:
         key = article_key_function(resolved_format, context)
-        plan = ShardPlan(read_corpus(input_path, resolved_format), shard_size, store, bar, key)
+        plan = ShardPlan(read_corpus(input_path, resolved_format), shard_size, store, bar, key, ids)
+        per_text = isinstance(engine, InProcessEngine)  # it reports each text as it is done
+        if isinstance(engine, InProcessEngine):
+            engine.on_text = lambda: bar.update(1)
         try:
             for result in engine.run(plan):
                 store.write(result)
                 texts_this_run += result.stats["texts"]
-                bar.update(result.stats["texts"] + len(result.stats["bad_records"]))
+                bar.update(0 if per_text else result.stats["texts"], len(result.stats["bad_records"]))
         finally:
+            if isinstance(engine, InProcessEngine):
+                engine.on_text = None
             if own_engine:
                 engine.close()
     summary = summarise(store, plan.n_shards, plan.resumed, time.perf_counter() - start, texts_this_run)
+    summary.update(ids.summary())
     bad_lines = "".join(json.dumps(b, ensure_ascii=False) + "\n" for b in store.iter_bad_records(plan.n_shards))
     write_atomic(output_dir / BAD_RECORDS, bad_lines)
     write_atomic(output_dir / SUMMARY, json.dumps(summary, indent=2) + "\n")

@@ -5,6 +5,7 @@ package or a path they can read), not the output directory."""
 
 from typing import Any, Iterable, Iterator, Optional, Set
 
+from ..errors import NseenError
 from .worker import ShardResult, ShardTask, annotate_shard
 
 IN_FLIGHT_PER_WORKER = 2
@@ -25,6 +26,11 @@ WORKER_CONFIG = {
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
 }
 INSTALL_HINT = 'the distributed engine needs Dask: pip install "spacy-nseen[distributed]"'
+CONNECT_TIMEOUT = 5.0
+
+
+class SchedulerUnreachableError(NseenError):
+    """The Dask scheduler given by its address did not answer within the connect timeout."""
 
 
 def _import_distributed() -> Any:
@@ -44,6 +50,7 @@ class DaskEngine:
     output_format (str): `jsonl` or `bioc-xml`.
     batch_size (int): Docs per `nlp.pipe` batch.
     memory_limit (str): Memory limit of each local worker (Dask's syntax, e.g. `4GB`).
+    connect_timeout (float): Seconds to wait for the scheduler at `address` before failing.
     """
 
     def __init__(
@@ -54,6 +61,7 @@ class DaskEngine:
         output_format: str = "jsonl",
         batch_size: int = 64,
         memory_limit: str = "auto",
+        connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         distributed = _import_distributed()
         self.pipeline, self.output_format, self.batch_size = pipeline, output_format, batch_size
@@ -71,7 +79,14 @@ class DaskEngine:
                 )
             self.client = distributed.Client(self._cluster)
         else:
-            self.client = distributed.Client(address)
+            try:
+                self.client = distributed.Client(address, timeout=f"{connect_timeout}s")
+            except (OSError, TimeoutError, ValueError) as err:
+                reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+                raise SchedulerUnreachableError(
+                    f"no Dask scheduler answered at {address} within {connect_timeout:g} s ({reason[:200]}). "
+                    "Check --scheduler (tcp://HOST:8786) and that the scheduler runs, or raise --connect-timeout"
+                ) from None
         self._as_completed = distributed.as_completed
 
     @property

@@ -5,7 +5,7 @@ completion order and keeps only a few tasks in flight, so a corpus of any size s
 import multiprocessing
 import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Iterable, Iterator, Optional, Protocol, Set
+from typing import Callable, Iterable, Iterator, Optional, Protocol, Set
 
 from .worker import ShardResult, ShardTask, annotate_shard, load_pipeline
 
@@ -37,16 +37,19 @@ class InProcessEngine:
     pipeline (str): Package name or path.
     output_format (str): `jsonl` or `bioc-xml`.
     batch_size (int): Docs per `nlp.pipe` batch.
+    on_text (Optional[Callable[[], None]]): called as each text is annotated (progress per text); the other
+        engines report whole shards.
     """
 
     n_workers = 1
 
     def __init__(self, pipeline: str, output_format: str = "jsonl", batch_size: int = 64) -> None:
         self.pipeline, self.output_format, self.batch_size = pipeline, output_format, batch_size
+        self.on_text: Optional[Callable[[], None]] = None
 
     def run(self, tasks: Iterable[ShardTask]) -> Iterator[ShardResult]:
         for task in tasks:
-            yield annotate_shard(self.pipeline, task, self.output_format, self.batch_size)
+            yield annotate_shard(self.pipeline, task, self.output_format, self.batch_size, on_text=self.on_text)
 
     def close(self) -> None:
         pass

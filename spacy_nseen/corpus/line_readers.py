@@ -58,8 +58,9 @@ def read_jsonl(path: Path) -> Iterator[CorpusItem]:
     """Read a JSONL corpus: one object `{"id": ..., "text": ..., ...}` per line; blank lines are skipped.
 
     path (Path): The file (`.jsonl` or `.jsonl.gz`).
-    YIELDS (CorpusItem): A record per line; fields other than id and text are kept in `meta`. A record
-        without an id gets `name:line`.
+    YIELDS (CorpusItem): A record per line; fields other than id and text are kept in `meta`. The id is kept
+        as given (a string or a number; another type is a bad record); a record without one gets `name:line`
+        (counted as `generated_ids` in the summary).
     """
     for lineno, line, bad in iter_lines(path):
         position = f"{path.name}:{lineno}"
@@ -84,8 +85,14 @@ def read_jsonl(path: Path) -> Iterator[CorpusItem]:
             )
             continue
         record_id = obj.get("id")
+        if record_id is not None and (isinstance(record_id, bool) or not isinstance(record_id, (str, int, float))):
+            yield BadRecord(position, f"id is a {type(record_id).__name__}; give a string or a number")
+            continue
         meta = {k: v for k, v in obj.items() if k not in ("id", "text")}
-        yield TextRecord(position if record_id is None else str(record_id), text, meta)
+        if record_id is None:
+            yield TextRecord(position, text, meta, generated_id=True)
+        else:
+            yield TextRecord(record_id, text, meta)
 
 
 def read_captions_tsv(path: Path) -> Iterator[CorpusItem]:

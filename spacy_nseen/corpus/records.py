@@ -3,19 +3,24 @@
 from dataclasses import dataclass, field
 from typing import Any, Dict, Union
 
+from .record_ids import RecordId
+
 
 @dataclass(frozen=True)
 class TextRecord:
     """One text of a corpus.
 
-    id (str): The record's id (from the input, or its position when the input has none).
+    id (RecordId): The record's id as the input gives it (a JSON number stays a number), or its position
+        (`corpus.jsonl:17`) when the input has none.
     text (str): The text to annotate.
     meta (Dict[str, Any]): Other fields of the input record, written back unchanged (JSON-serialisable).
+    generated_id (bool): The id is the record's position (the input had none).
     """
 
-    id: str
+    id: RecordId
     text: str
     meta: Dict[str, Any] = field(default_factory=dict)
+    generated_id: bool = False
 
 
 @dataclass(frozen=True)

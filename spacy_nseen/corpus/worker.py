@@ -3,7 +3,7 @@
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from spacy.language import Language
 
@@ -92,7 +92,12 @@ def clear_link_caches(nlp: Language) -> None:
 
 
 def annotate_shard(
-    pipeline: str, task: ShardTask, output_format: str = "jsonl", batch_size: int = 64, n_threads: Optional[int] = None
+    pipeline: str,
+    task: ShardTask,
+    output_format: str = "jsonl",
+    batch_size: int = 64,
+    n_threads: Optional[int] = None,
+    on_text: Optional[Callable[[], None]] = None,
 ) -> ShardResult:
     """Annotate one shard.
 
@@ -101,6 +106,7 @@ def annotate_shard(
     output_format (str): `jsonl` or `bioc-xml`.
     batch_size (int): Docs per `nlp.pipe` batch.
     n_threads (Optional[int]): torch threads, set when the pipeline is first loaded.
+    on_text (Optional[Callable[[], None]]): called after each text (progress; in this process only).
     RETURNS (ShardResult): The shard's file text and counts.
     """
     if output_format not in OUTPUT_FORMATS:
@@ -108,7 +114,11 @@ def annotate_shard(
     nlp = load_pipeline(pipeline, n_threads)
     clear_link_caches(nlp)
     docs = nlp.pipe(record_docs(nlp, task.records, task.articles), batch_size=batch_size)
-    annotated = [annotated_record(record, doc) for record, doc in zip(task.records, docs)]
+    annotated = []
+    for record, doc in zip(task.records, docs):
+        annotated.append(annotated_record(record, doc))
+        if on_text is not None:
+            on_text()
     linked: Counter = Counter()
     unlinked = 0
     for entity in (e for a in annotated for e in a["entities"]):

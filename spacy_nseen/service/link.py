@@ -108,7 +108,7 @@ def link_mentions(
                 "nil": best is None,
                 "probability": one.verdict.probability,
                 "score": one.verdict.score,
-                "threshold": decision.threshold,
+                "threshold": decision.threshold_for(linker),
                 "candidates": [{"kb_id": c.kb_id, "name": c.name, "score": float(c.score)} for c in one.candidates],
                 "xrefs": linker.xrefs.get(best.kb_id) if best is not None else None,
                 "organism": None

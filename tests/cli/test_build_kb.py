@@ -46,3 +46,16 @@ def test_build_kb_can_index_the_names_short_forms(run_cli, tmp_path, linker_dirs
     assert stats["names"] == 2 + stats["short_forms"] and stats["short_forms"] >= 3  # LC3 A, LC3 B, LC3, ...
     run_cli("build-kb", str(names), "plain", "--encoder", str(linker_dirs["encoder"]))
     assert json.loads((tmp_path / "plain" / "build_stats.json").read_text())["short_forms"] == 0
+
+
+def test_build_kb_fits_a_nil_model_that_leaves_made_up_names_unlinked(run_cli, tmp_path, linker_dirs):
+    result = run_cli("build-kb", str(CELL_LINES), "cells", "--encoder", str(linker_dirs["uniprot"]))
+    assert "NIL model: threshold" in result.stdout and "ROC AUC" in result.stdout
+    stats = json.loads((tmp_path / "cells" / "build_stats.json").read_text())
+    model = json.loads((tmp_path / "cells" / "nil_model.json").read_text())
+    assert stats["nil_model"]["threshold"] == model["threshold"] and "roc_auc" in stats["nil_model"]["held_out"]
+    doc = link(tmp_path / "cells", "HeLa, U-2OS, HEK-294 and Qz-771", ["HeLa", "U-2OS", "HEK-294", "Qz-771"])
+    assert [(e.text, e.kb_id_) for e in doc.ents] == [("HeLa", "CVCL_0030"), ("U-2OS", "CVCL_0042"), ("HEK-294", ""),
+                                                    ("Qz-771", "")]
+    run_cli("build-kb", str(CELL_LINES), "plain", "--encoder", str(linker_dirs["uniprot"]), "--no-nil")
+    assert not (tmp_path / "plain" / "nil_model.json").exists()

@@ -64,10 +64,11 @@ def test_empty_corpus(tmp_path: Path, tiny_pipeline: str):
 
 def test_bad_arguments(tmp_path: Path, tiny_pipeline: str, write_jsonl):
     corpus = write_jsonl(tmp_path / "c.jsonl", 1)
-    with pytest.raises(ValueError, match="output format"):
+    with pytest.raises(ValueError, match="--output-format 'csv'"):
         annotate_corpus(corpus, tmp_path / "o", tiny_pipeline, output_format="csv")
-    with pytest.raises(ValueError, match="shard_size"):
+    with pytest.raises(ValueError, match="--shard-size"):
         annotate_corpus(corpus, tmp_path / "o", tiny_pipeline, shard_size=0)
+    assert not (tmp_path / "o").exists()  # checked before anything is written
     engine = InProcessEngine(tiny_pipeline, output_format="bioc-xml")
     with pytest.raises(ValueError, match="engine writes 'bioc-xml' but output_format is 'jsonl'"):
         annotate_corpus(corpus, tmp_path / "o", tiny_pipeline, engine=engine)

@@ -25,7 +25,7 @@ def test_jsonl_reports_every_bad_line_with_its_position(tmp_path: Path):
     bad = [(b.position, b.problem.split(" (")[0]) for b in items if isinstance(b, BadRecord)]
     assert bad == [("c.jsonl:2", "invalid JSON"), ("c.jsonl:4", "missing text"), ("c.jsonl:5", "not valid UTF-8"),
                    ("c.jsonl:6", "expected a JSON object, found list"), ("c.jsonl:8", "text is a int, not a string")]
-    assert TextRecord("c.jsonl:7", "no id", {}) in items
+    assert TextRecord("c.jsonl:7", "no id", {}, generated_id=True) in items
     assert len(items) == 7
 
 
