@@ -57,7 +57,7 @@ ENCODER_AND_NAMES = "spacy_nseen.EncoderAndNames.v1"
 def linker_directory(
     path: PathLike, nil_model: Optional[PathLike] = None, entity_prior: Optional[str] = None
 ) -> KbLoader:
-    """A loader of a complete linker directory (`train-encoder`, `build-kb`, the workflow's `build-*` steps).
+    """A loader of a complete linker directory (`build-kb`, the workflow's `build-*` steps).
 
     path: the linker directory (encoder weights, reference set, indexes).
     nil_model: a `nil_model.json` replacing the directory's own (e.g. one recalibrated by `tune_nil`).
@@ -153,6 +153,6 @@ def _finish(
 
 
 _BUILD_ONE = (
-    "Give the path of a directory written by `spacy-nseen build-kb` or `train-encoder`, or load the set with "
+    "Give the path of a directory written by `spacy-nseen build-kb`, or load the set with "
     '@misc = "spacy_nseen.EncoderAndNames.v1" (an encoder and a names TSV).'
 )
