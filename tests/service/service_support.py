@@ -5,7 +5,8 @@ from pathlib import Path
 from typing import Optional
 
 REPO = Path(__file__).resolve().parents[2]
-CAPTION = "Western blot of p53 and MDM2 in mouse embryonic fibroblasts treated with chloroquine (CQ)."
+# LC3 and p62: names the demo's small NER tags and its linker links right (its MDM2 and chloroquine stay unlinked)
+CAPTION = "Western blot of p53 and MDM2 in mouse embryonic fibroblasts treated with chloroquine (CQ). LC3 and p62 rose."
 NO_DEMO = "no demo pipeline: run `bash scripts/demo.sh` (.ci/run does) or set NSEEN_DEMO_PIPELINE"
 
 

@@ -58,9 +58,9 @@ def test_annotate_returns_records_of_the_declared_model(client: TestClient) -> N
 
 
 def test_annotate_with_organisms_article_and_figures(client: TestClient) -> None:
-    body = {"texts": ["Mouse embryonic fibroblasts.", "MDM2 in the cells."], "article": True, "figures": ["1", "1"]}
+    body = {"texts": ["Mouse embryonic fibroblasts.", "LC3 and p62 in the cells."], "article": True, "figures": ["1", "1"]}
     assert client.post("/v1/annotate", json=body).status_code == 200
-    answer = client.post("/v1/annotate", json={"texts": ["MDM2 in the cells."], "organisms": ["human"]}).json()
+    answer = client.post("/v1/annotate", json={"texts": ["LC3 and p62 in the cells."], "organisms": ["human"]}).json()
     assert answer["records"][0]["organisms"] == [9606]
     proteins = [e for e in answer["records"][0]["entities"] if e["label"] == "PROTEIN"]
     assert proteins and all(e["kb_taxon"] in (9606, None) for e in proteins)
