@@ -46,7 +46,7 @@ class Progress:
         self.postfix = ""
         self.start = self.last = time.monotonic()
         self.bar: Any = None
-        if _is_terminal(self.stream):
+        if is_terminal(self.stream):
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, desc=desc, unit=f" {unit}", leave=False, file=self.stream)
@@ -85,7 +85,8 @@ class Progress:
         self.close()
 
 
-def _is_terminal(stream: TextIO) -> bool:
+def is_terminal(stream: TextIO) -> bool:
+    """RETURNS (bool): whether `stream` is a terminal (False for a file, a pipe or a closed stream)."""
     try:
         return stream.isatty()
     except (AttributeError, ValueError):

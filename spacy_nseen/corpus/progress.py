@@ -6,7 +6,7 @@ import sys
 import time
 from typing import Any, Optional, TextIO
 
-from ..progress import progress_interval
+from ..progress import is_terminal, progress_interval
 
 
 class AnnotationProgress:
@@ -29,7 +29,7 @@ class AnnotationProgress:
         self.done = 0  # texts annotated by this run
         self.start = self.last = time.monotonic()
         self.bar: Any = None
-        if enabled and _is_terminal(self.stream):
+        if enabled and is_terminal(self.stream):
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, desc="annotate", unit="text", file=self.stream, dynamic_ncols=True)
@@ -76,10 +76,3 @@ class AnnotationProgress:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
