@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 import spacy
 from spacy.tokens import DocBin
+from thinc.api import Model
 
 from training.ner.pretrain_text import pretrain_text, sample_lines
 
@@ -66,3 +67,42 @@ def test_the_ner_config_reads_init_tok2vec() -> None:
     assert config["pretraining"]["component"] == "tok2vec" and config["pretraining"]["layer"] == ""
     assert config["initialize"]["init_tok2vec"] == "${paths.init_tok2vec}"
     assert config["pretraining"]["corpus"] == "corpora.pretrain" and "pretrain" in config["corpora"]
+
+
+@pytest.mark.slow
+def test_spacy_train_loads_the_pretrained_tok2vec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pitfall, end to end: init_nlp on configs/ner.cfg puts init_tok2vec's weights into the tok2vec."""
+    import numpy
+    from spacy.training.initialize import init_nlp
+
+    import spacy_nseen  # noqa: F401  (registers the name-feature embedding and components)
+    from training.ner import bio_tokenizer  # noqa: F401  (registers the tokenizer callback)
+
+    root = Path(__file__).parents[3]
+    monkeypatch.chdir(root)  # the organism ruler's patterns path is relative to the project root
+    nlp = spacy.blank("en")
+    doc = nlp("LC3 in HeLa cells")
+    doc.ents = [doc.char_span(0, 3, label="PROTEIN")]
+    DocBin(docs=[doc]).to_disk(tmp_path / "train.spacy")
+    config = spacy.util.load_config(root / "configs" / "ner.cfg", interpolate=False, overrides={
+        "paths.train": str(tmp_path / "train.spacy"), "paths.dev": str(tmp_path / "train.spacy")})
+    cold = init_nlp(config.copy())
+    tok2vec = cold.get_pipe("tok2vec").model
+    for node in tok2vec.walk():
+        for name in node.param_names:
+            if node.has_param(name):
+                node.set_param(name, node.get_param(name) + 0.5)
+    (tmp_path / "tok2vec.bin").write_bytes(tok2vec.to_bytes())
+    config["paths"]["init_tok2vec"] = str(tmp_path / "tok2vec.bin")
+    want = params(tok2vec)
+    got = params(init_nlp(config.copy()).get_pipe("tok2vec").model)
+    assert len(got) == len(want) > 0
+    assert all(numpy.array_equal(a, b) for a, b in zip(got, want))
+    config["pretraining"] = {}  # the pitfall: without the block spaCy ignores init_tok2vec
+    ignored = params(init_nlp(config).get_pipe("tok2vec").model)
+    assert not all(numpy.array_equal(a, b) for a, b in zip(ignored, want))
+
+
+def params(model: Model) -> list:
+    """RETURNS (list): every parameter array of the model's layers, in walk order."""
+    return [node.get_param(name) for node in model.walk() for name in node.param_names if node.has_param(name)]
