@@ -3,7 +3,7 @@
 A name is added to an entity the reference set already has, as a new row after the last: the reference set and the
 exact-match keys take it as any name (the keys are merged into the sorted arrays); the dense search, the character
 TF-IDF and the word index keep it in a small side block searched exactly beside the built index
-(`retrieval.added_names`), its vector encoded once and saved with the linker (`added_names_file`), its TF-IDF rows
+(`retrieval.added_rows`), its vector encoded once and saved with the linker (`added_names_file`), its TF-IDF rows
 weighted with the built vocabulary and idf. The built parts are not changed, so a mention no added name is close to
 gets the links it got before. Names of kind `discovered` (a curator's accepted synonyms: `synonyms.review_file`)
 can be weighed by the ranking (`LinkerSettings.discovered_penalty`).

@@ -14,7 +14,7 @@ from typing import Union
 import numpy
 
 from ..errors import ArtifactError
-from ..retrieval.added_names import AddedVectors
+from ..retrieval.added_rows import AddedVectors
 from ..retrieval.array_io import load_npz, save_npz
 
 ADDED_NAMES_FILE = "added_names.npz"

@@ -14,7 +14,7 @@ of any process is truncated or replaced under it.
 Names the encoder reads alike share one stored vector (`shared_vectors.VectorRows`, written beside the index as
 `names.ann.rows.npz` when some do): searches return name rows, and `n_items` counts names, not stored vectors.
 
-Names added after the build (`with_added`) are a side block searched exactly (`added_names.AddedVectors`), their
+Names added after the build (`with_added`) are a side block searched exactly (`added_rows.AddedVectors`), their
 hits joined to Annoy's; `n_items` counts them, the saved file and its metadata hold the built names only (the
 linker saves the added vectors itself: `linker.added_names_file`).
 """
@@ -32,7 +32,7 @@ from annoy import AnnoyIndex
 
 from ..about import ARTIFACT_FORMAT_VERSION
 from ..errors import ArtifactError
-from .added_names import AddedVectors, join_hits
+from .added_rows import AddedVectors, join_hits
 from .array_io import load_npz, save_npz
 from .page_advice import advise_random_region
 from .shared_vectors import VectorRows

@@ -38,7 +38,7 @@ import numpy
 import scipy.sparse as sp
 
 from ..errors import ArtifactError
-from .added_names import AddedRows, join_hits
+from .added_rows import AddedRows, join_hits
 from .shared_vectors import VectorRows
 
 
@@ -587,7 +587,7 @@ class NameCounts:
     the idf and the document frequencies count names, so every score is the one an index with a row per name
     gives, and searches answer with name rows (`ranked_names`).
 
-    Names added after the fit (`with_added_names`) are a side block (`added_names.AddedRows`, weighted with the
+    Names added after the fit (`with_added_names`) are a side block (`added_rows.AddedRows`, weighted with the
     fitted vocabulary and idf): searches join its hits to the stored rows' and `name_cosines` scores them; `n_names`
     and everything saved stay those of the fitted names.
     """
@@ -626,7 +626,7 @@ class NameCounts:
         columns: Optional[numpy.ndarray] = None,
     ) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """RETURNS: a search's hits over the fitted names (`found`) with the added names that rank among the `k`
-        best (`added_names.join_hits`); `found` itself when there are none. columns: the terms that count."""
+        best (`added_rows.join_hits`); `found` itself when there are none. columns: the terms that count."""
         if self.added is None or not query_vectors.shape[0]:
             return found
         return join_hits(found, self.added.search(query_vectors, k, columns), k, 0.0)

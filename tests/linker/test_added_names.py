@@ -11,7 +11,7 @@ from spacy_nseen.linker.added_names_file import ADDED_NAMES_FILE, save_added_vec
 from spacy_nseen.linker.exact_ranking import names_per_entity
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.reference.reference_set import DISCOVERED_KIND
-from spacy_nseen.retrieval.added_names import AddedVectors
+from spacy_nseen.retrieval.added_rows import AddedVectors
 from spacy_nseen.synonyms.review_file import DISCOVERED_KIND as REVIEW_KIND
 
 SQSTM1, HTT, MTOR = "UniProt:Q13501", "UniProt:P42858", "UniProt:P42345"

@@ -1,9 +1,9 @@
-"""Names added to built indexes: side blocks searched exactly, their hits joined to the built index's."""
+"""Names added to built indexes (`retrieval.added_rows`): side blocks searched exactly, their hits joined to the built index's."""
 import numpy
 import pytest
 import scipy.sparse as sp
 
-from spacy_nseen.retrieval.added_names import AddedRows, AddedVectors, best_columns, join_hits
+from spacy_nseen.retrieval.added_rows import AddedRows, AddedVectors, best_columns, join_hits
 from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
 from spacy_nseen.retrieval.exact_names import ExactNameIndex
 from spacy_nseen.retrieval.name_index import AnnoyNameIndex
