@@ -21,6 +21,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
@@ -115,7 +116,12 @@ def measure(directory: Path, n_names: int, n_probes: int, seed: int, rebuild: bo
             bool(f) and f[0][:2] == (i, w) for f, i, w in zip(found_written, ids, written)
         ),
         "added_found_near_miss_top1": sum(bool(f) and f[0][:2] == (i, w) for f, i, w in zip(found_near, ids, written)),
+        "added_near_miss_right_entity_top1": sum(bool(f) and f[0][0] == i for f, i in zip(found_near, ids)),
         "near_misses_matching_exactly": sum(bool(linker.exact_names.lookup(m)) for m in near),
+        "names_added_to_several_entities": sum(n > 1 for n in Counter(written).values()),
+        "probes_changed": [
+            {"mention": m, "before": b[:2], "after": a[:2]} for m, a, b in zip(probes, after, before) if a != b
+        ],
         "same_links_after_save_and_load": same_after_reload,
         "metadata": linker.names_metadata(),
     }
@@ -170,9 +176,12 @@ What the linker does with them:
 - {r["probes_same_top1"]:,} of {r["probe_mentions"]:,} probe mentions (random reference names) keep their best
   entity, {r["probes_same_top5"]:,} their whole top 5 with the same scores;
 - {r["added_found_as_written_top1"]:,} of {r["names_added"]:,} added names link to their entity (by the added
-  name) as written, and {r["added_found_near_miss_top1"]:,} as a near miss (lower-cased, its middle character
-  dropped; {exact_near:,} of these match some name exactly), each through the added name itself (the dense and
-  sparse side blocks);
+  name) as written ({r["names_added_to_several_entities"]:,} made-up strings were added to two entities, orthologs
+  whose names gave the same string: one of the two ranks first); as a near miss (lower-cased, its middle character
+  dropped; {exact_near:,} of these match some name exactly), {r["added_near_miss_right_entity_top1"]:,} link to
+  their entity, {r["added_found_near_miss_top1"]:,} through the added name itself (the dense and sparse side
+  blocks; the others mostly to an ortholog or to the original name the made-up one was made from);
+- probes whose links changed: `{json.dumps(r["probes_changed"])}`;
 - the saved and loaded copy links the probes, the added names and the near misses as the grown linker:
   {r["same_links_after_save_and_load"]};
 - metadata: `{json.dumps(r["metadata"])}`.
