@@ -155,6 +155,61 @@ def pair_scores(model: Model, pairs: Sequence[ContextPair]) -> numpy.ndarray:
     return out
 
 
+def encode_contexts(model: Model, groups: Sequence[Sequence[MentionContext]]) -> List[torch.Tensor]:
+    """Encode the contexts of several names once (for matching each against many others: `match_scores`).
+
+    RETURNS (List[torch.Tensor]): per group, float (n_i, d) with n_i = min(len(group), max_contexts).
+    """
+    vocab, shape, module = get_word_vocab(model), model.attrs["shape"], get_torch_module(model)
+    out: List[torch.Tensor] = []
+    was_training = module.training
+    module.eval()
+    step = max(shape["batch_size"] // 2, 1)
+    with torch.inference_mode():
+        for start in range(0, len(groups), step):
+            chunk = groups[start : start + step]
+            tensors, mask, counts = context_tensors(vocab, chunk, shape["window"], shape["max_contexts"])
+            vectors = module.encode(*tensors)
+            offset = 0
+            for count in counts:
+                out.append(vectors[offset : offset + count].clone())
+                offset += count
+    module.train(was_training)
+    return out
+
+
+def match_scores(model: Model, first: Sequence[torch.Tensor], second: Sequence[torch.Tensor]) -> numpy.ndarray:
+    """Bilateral matching of encoded context groups, pair by pair (`first[i]` with `second[i]`).
+
+    RETURNS (numpy.ndarray): float32 scores; NaN where a side has no context.
+    """
+    out = numpy.full(len(first), numpy.nan, dtype=numpy.float32)
+    todo = [i for i in range(len(first)) if len(first[i]) and len(second[i])]
+    module = get_torch_module(model)
+    batch_size = model.attrs["shape"]["batch_size"]
+    was_training = module.training
+    module.eval()
+    with torch.inference_mode():
+        for start in range(0, len(todo), batch_size):
+            rows = todo[start : start + batch_size]
+            h, h_mask = stack([first[i] for i in rows])
+            g, g_mask = stack([second[i] for i in rows])
+            out[rows] = module(h, h_mask, g, g_mask).float().numpy()
+    module.train(was_training)
+    return out
+
+
+def stack(groups: Sequence[torch.Tensor]) -> Tuple[torch.Tensor, torch.Tensor]:
+    """RETURNS (Tuple[torch.Tensor, torch.Tensor]): (n, width, d) groups padded with zeros, and their mask."""
+    width = max(len(group) for group in groups)
+    out = groups[0].new_zeros((len(groups), width, groups[0].shape[-1]))
+    mask = torch.zeros((len(groups), width), dtype=torch.bool)
+    for i, group in enumerate(groups):
+        out[i, : len(group)] = group
+        mask[i, : len(group)] = True
+    return out, mask
+
+
 def _forward(model: Model, pairs: List[ContextPair], is_train: bool) -> Tuple[Floats1d, Callable]:
     if is_train:
         raise ValueError("train the synonym model through its torch module (training/synonyms/train_synonymnet.py)")
