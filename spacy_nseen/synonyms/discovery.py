@@ -8,7 +8,9 @@ the string alone; entities the mention already names are dropped. Each remaining
   corpus strings that are names of the entity), NaN when either has none;
 - a **score**: both combined by the logistic regression fitted on held-out synonym pairs (`ScoreCombiner`), the
   calibrated probability that the mention names the entity.
-Candidates are ranked by the score; `discover` keeps the best per mention as a `ReviewRow`, sorted for review.
+- a **linker score**: the linker's own score (encoder, sparse and exact signals fused).
+Candidates are ranked by the linker score + `context_weight` × the context score (the weight chosen on even Bio-ID
+documents); `discover` keeps the best per mention as a `ReviewRow` with its calibrated score, sorted by it.
 """
 
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ from .contexts import MentionContext, MentionStats
 from .name_lookup import NameLookup
 from .review_file import ReviewRow
 
+NAN = float("nan")
+
 
 @dataclass(frozen=True)
 class ScoredCandidate:
@@ -32,9 +36,11 @@ class ScoredCandidate:
 
     kb_id: str
     name: str
+    linker_score: float
     string_score: float
     context_score: float
     score: float
+    rank_score: float
 
 
 @dataclass
@@ -90,6 +96,8 @@ class SynonymScorer:
     combiner (ScoreCombiner): the calibrated combination.
     contexts_of_entity (Dict[str, List[MentionContext]]): each entity's contexts (`entity_contexts`).
     top_k (int): string candidates per mention.
+    context_weight (float): the ranking of a mention's candidates: the linker's score + context_weight × the
+        context score (0: the linker's order; chosen on even Bio-ID documents, `evaluate_missing`).
     """
 
     def __init__(
@@ -100,7 +108,9 @@ class SynonymScorer:
         combiner: ScoreCombiner,
         contexts_of_entity: Dict[str, List[MentionContext]],
         top_k: int = 10,
+        context_weight: float = 0.0,
     ) -> None:
+        self.context_weight = context_weight
         self.linker = linker
         self.lookup = lookup
         self.model = model
@@ -124,7 +134,7 @@ class SynonymScorer:
                 if self.lookup.names_entity(mention, c.kb_id):
                     continue
                 string = float(vectors[row[mention]] @ vectors[row[c.name]])
-                found.append(ScoredCandidate(c.kb_id, c.name, string, float("nan"), float("nan")))
+                found.append(ScoredCandidate(c.kb_id, c.name, float(c.score), string, NAN, NAN, float(c.score)))
             out.append(found)
         return out
 
@@ -164,10 +174,18 @@ class SynonymScorer:
         out = []
         for cands, values in zip(candidates, context_scores):
             scored = [
-                ScoredCandidate(c.kb_id, c.name, c.string_score, float(v), self.combiner.probability(c.string_score, float(v)))
+                ScoredCandidate(
+                    c.kb_id,
+                    c.name,
+                    c.linker_score,
+                    c.string_score,
+                    float(v),
+                    self.combiner.probability(c.string_score, float(v)),
+                    c.linker_score + (0.0 if numpy.isnan(v) else self.context_weight * float(v)),
+                )
                 for c, v in zip(cands, values)
             ]
-            scored.sort(key=lambda c: (-c.score, -c.string_score, c.kb_id))
+            scored.sort(key=lambda c: -c.rank_score)  # stable: ties keep the linker's order
             out.append(scored)
         return out
 
