@@ -23,7 +23,8 @@ def collect_contexts_command(
     """Collect, per mention string, its contexts (sentence + offsets + document) and how the pipeline linked it."""
     msg = printer()
     if max_contexts < 1:
-        msg.fail(f"--max-contexts must be at least 1, got {max_contexts}", exits=2)
+        typer.echo(f"error: --max-contexts must be at least 1, got {max_contexts}", err=True)
+        raise typer.Exit(2)
     started, cpu_started = time.perf_counter(), time.process_time()
     try:
         stats = collect_contexts(annotations, max_contexts=max_contexts, labels=labels or None)

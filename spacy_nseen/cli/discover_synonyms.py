@@ -86,9 +86,13 @@ def discover_synonyms_command(
     msg = printer()
     linker_dir = pipeline / "nseen_linker" / f"kb_{kb}"
     if not linker_dir.is_dir():
-        msg.fail(f"{linker_dir} not found: --pipeline must be a pipeline directory with an nseen_linker of --kb {kb}", exits=1)
+        msg.fail(
+            f"{linker_dir} not found: --pipeline must be a pipeline directory with an nseen_linker of --kb {kb}",
+            exits=1,
+        )
     if top_k < 1 or min_mentions < 1:
-        msg.fail("--top-k and --min-mentions must be at least 1", exits=2)
+        typer.echo("error: --top-k and --min-mentions must be at least 1", err=True)
+        raise typer.Exit(2)
     started = time.perf_counter()
     try:
         stats = gather_stats(inputs, pipeline, work or out.parent / "synonym_work", max_contexts, msg)

@@ -10,7 +10,7 @@ The word vocabulary is set when the model is trained (`set_word_vocab`); predict
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy
 import torch
@@ -213,7 +213,7 @@ def stack(groups: Sequence[torch.Tensor]) -> Tuple[torch.Tensor, torch.Tensor]:
 def _forward(model: Model, pairs: List[ContextPair], is_train: bool) -> Tuple[Floats1d, Callable]:
     if is_train:
         raise ValueError("train the synonym model through its torch module (training/synonyms/train_synonymnet.py)")
-    return model.ops.asarray1f(pair_scores(model, pairs)), _no_backprop
+    return model.ops.asarray1f(cast(Floats1d, pair_scores(model, pairs))), _no_backprop
 
 
 def _no_backprop(d_scores: Floats1d) -> List[ContextPair]:
@@ -253,7 +253,9 @@ def load_synonymnet(directory: Union[str, Path]) -> Tuple[Model, Dict[str, Any]]
     except (ValueError, KeyError, TypeError) as err:
         raise ArtifactError(config_path, f"not a valid synonym model config ({err})", RETRAIN) from None
     if version != ARTIFACT_FORMAT_VERSION:
-        raise ArtifactError(config_path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RETRAIN)
+        raise ArtifactError(
+            config_path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RETRAIN
+        )
     build = registry.architectures.get(ARCHITECTURE)
     try:
         model = build(**shape)

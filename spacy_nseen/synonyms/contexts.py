@@ -91,7 +91,7 @@ class MentionStats:
 
 def context_key(doc_id: str, start: int) -> int:
     """RETURNS (int): the sampling key of an occurrence (a stable 64-bit hash)."""
-    digest = hashlib.blake2b(f"{doc_id}\t{start}".encode("utf8"), digest_size=8).digest()
+    digest = hashlib.blake2b(f"{doc_id}\t{start}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
 
@@ -211,7 +211,7 @@ def annotation_files(paths: Iterable[Union[str, Path]]) -> List[Path]:
 def read_records(path: Path) -> Iterator[Dict[str, Any]]:
     """Yield the records of one JSONL shard; a line that is not a JSON object is an error naming the line."""
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf8") as lines:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf8") as lines:
         for line_no, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
@@ -238,7 +238,9 @@ def collect_contexts(
     return collector.finish()
 
 
-def merge(first: Dict[str, MentionStats], second: Dict[str, MentionStats], max_contexts: int) -> Dict[str, MentionStats]:
+def merge(
+    first: Dict[str, MentionStats], second: Dict[str, MentionStats], max_contexts: int
+) -> Dict[str, MentionStats]:
     """RETURNS (Dict[str, MentionStats]): the stats of both collections (of disjoint records) as one."""
     out = dict(first)
     for mention, other in second.items():
@@ -251,9 +253,9 @@ def merge(first: Dict[str, MentionStats], second: Dict[str, MentionStats], max_c
         for label, count in other.label_counts.items():
             labels[label] = labels.get(label, 0) + count
         links = {kb_id: list(value) for kb_id, value in mine.links.items()}
-        for kb_id, (count, total) in other.links.items():
+        for kb_id, (n_links, total) in other.links.items():
             link = links.setdefault(kb_id, [0.0, 0.0])
-            link[0] += count
+            link[0] += n_links
             link[1] += total
         out[mention] = MentionStats(
             mention,
@@ -262,7 +264,9 @@ def merge(first: Dict[str, MentionStats], second: Dict[str, MentionStats], max_c
             articles=sorted(set(mine.articles) | set(other.articles)),
             links=links,
             unlinked=mine.unlinked + other.unlinked,
-            candidates=mine.candidates if mine.keys and (not other.keys or mine.keys[0] <= other.keys[0]) else other.candidates,
+            candidates=mine.candidates
+            if mine.keys and (not other.keys or mine.keys[0] <= other.keys[0])
+            else other.candidates,
             contexts=[context for _, context in pairs[:max_contexts]],
             keys=[key for key, _ in pairs[:max_contexts]],
             label_counts=labels,
