@@ -81,6 +81,11 @@ def discover_synonyms_command(
     ),
     min_score: float = typer.Option(0.0, "--min-score", help="Write only rows scoring at least this"),
     max_contexts: int = typer.Option(16, "--max-contexts", help="Contexts kept per mention when collecting"),
+    context_weight: float = typer.Option(
+        0.0,
+        "--context-weight",
+        help="Rank candidates by the linker score + this × the context score (0: chosen on even Bio-ID documents)",
+    ),
 ) -> None:
     """Propose entities for the mention strings the reference set does not name, with evidence, sorted for review."""
     msg = printer()
@@ -106,7 +111,7 @@ def discover_synonyms_command(
         settings = DiscoverySettings(top_k, min_mentions, max_link_probability)
         per_entity = int(layer.attrs["shape"]["max_contexts"]) if layer is not None else 8
         contexts = entity_contexts(stats, lookup, labels, settings.max_entities, per_entity)
-        scorer = SynonymScorer(linker, lookup, layer, combiner, contexts, top_k)
+        scorer = SynonymScorer(linker, lookup, layer, combiner, contexts, top_k, context_weight)
         rows = [row for row in discover(stats, scorer, kb, labels, settings) if row.score >= min_score]
     except NseenError as err:
         msg.fail(str(err), exits=1)

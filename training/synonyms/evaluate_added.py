@@ -14,8 +14,8 @@ documents; linking-only on the odd documents' gold spans before and after.
 4. **Linking only**: each distinct gold (mention, ids) of the odd dev articles' UniProt and ChEBI mentions is linked
    by its reference set's linker alone (the mention string, no article context), before and after; Hits@1.
    The precision of the added names is measured on the odd half's judged rows.
-Writes `OUT/metrics.json`, `OUT/metrics.md`, `OUT/precision_recall.tsv` (the even and odd halves' precision and
-judged-rows recall at each threshold) and, with `--headline`, `synonym_added_names_precision` (odd half) and
+Writes `OUT/metrics.json`, `OUT/metrics.md`, `OUT/precision_recall.tsv` and `.png` (the even and odd halves'
+precision and recall of the judged rows at each threshold) and, with `--headline`, `synonym_added_names_precision` (odd half) and
 `synonym_linking_only_gain` (odd half, Hits@1 after - before, UniProt + ChEBI).
 """
 
@@ -76,6 +76,36 @@ def choose_threshold(items: List[Tuple[float, bool]], target: float, min_judged:
     return None
 
 
+def recall_at(items: List[Tuple[float, bool]], threshold: float) -> float:
+    """RETURNS (float): the share of the right judged rows scoring at least `threshold`."""
+    right = [score for score, ok in items if ok]
+    return sum(score >= threshold for score in right) / len(right) if right else float("nan")
+
+
+def precision_recall_figure(curve: List[Dict[str, float]], threshold: Optional[float], path: Path) -> None:
+    """Draw precision against recall of the judged rows of both halves, the chosen threshold marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 4))
+    for half, style in (("even", "-"), ("odd", "--")):
+        ax.plot([row[f"{half}_recall"] for row in curve], [row[f"{half}_precision"] for row in curve], style,
+                label=f"{half} documents")
+        if threshold is not None:
+            chosen = min(curve, key=lambda row: abs(row["threshold"] - threshold))
+            ax.plot([chosen[f"{half}_recall"]], [chosen[f"{half}_precision"]], "o", color="black")
+    ax.axhline(0.9, color="grey", linewidth=0.5)
+    ax.set_xlabel("recall (right discovered names kept)")
+    ax.set_ylabel("precision of discovered names")
+    ax.set_title("Discovered names judged by Bio-ID dev gold")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def linking_queries(mentions_path: Path, dev_articles: Set[int], kb: str, half: str,
                     secondary: Optional[Dict[str, str]]) -> List[Tuple[str, FrozenSet[str]]]:
     """RETURNS (List[Tuple[str, FrozenSet[str]]]): distinct (mention, gold ids) of one half's dev articles."""
@@ -114,7 +144,8 @@ def main(
     for t in sorted({round(score, 2) for score, _ in even + odd}):
         pe, ne = precision_at(even, t)
         po, no = precision_at(odd, t)
-        curve.append({"threshold": t, "even_precision": pe, "even_rows": ne, "odd_precision": po, "odd_rows": no})
+        curve.append({"threshold": t, "even_precision": pe, "even_rows": ne, "even_recall": recall_at(even, t),
+                      "odd_precision": po, "odd_rows": no, "odd_recall": recall_at(odd, t)})
     added_rows = [row for row in rows if threshold is not None and row.score >= threshold]
     odd_precision, odd_count = precision_at(odd, threshold) if threshold is not None else (float("nan"), 0)
     linking: Dict[str, Dict[str, float]] = {}
@@ -143,9 +174,12 @@ def main(
     out.mkdir(parents=True, exist_ok=True)
     (out / "metrics.json").write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf8")
     with (out / "precision_recall.tsv").open("w", encoding="utf8") as f:
-        f.write("threshold\teven_precision\teven_rows\todd_precision\todd_rows\n")
+        f.write("threshold\teven_precision\teven_recall\teven_rows\todd_precision\todd_recall\todd_rows\n")
         for row in curve:
-            f.write(f"{row['threshold']}\t{row['even_precision']:.4f}\t{row['even_rows']}\t{row['odd_precision']:.4f}\t{row['odd_rows']}\n")
+            f.write(f"{row['threshold']}\t{row['even_precision']:.4f}\t{row['even_recall']:.4f}\t{row['even_rows']}\t"
+                    f"{row['odd_precision']:.4f}\t{row['odd_recall']:.4f}\t{row['odd_rows']}\n")
+    if curve:
+        precision_recall_figure(curve, threshold, out / "precision_recall.png")
     lines = [
         "# Discovered names added automatically", "", f"Command: `{command}`", "",
         f"Threshold (even half, precision ≥ {target}, ≥ {min_judged} judged rows): {threshold}; rows {len(rows)}, "
