@@ -7,8 +7,9 @@ documents; linking-only on the odd documents' gold spans before and after.
 
 1. **Judged rows**: a review row (mention → kb_id) is judged on a half when a gold mention of that half's dev
    articles has the row's mention (by loose key) and ids of the row's kb; it is right when kb_id is among them.
-2. **Threshold**: the lowest score at which the judged rows of the even half (scoring at least that) have
-   precision ≥ `--target` (0.9), with at least `--min-judged` rows; none such: no name is added.
+2. **Threshold**, per reference set (each model calibrates its own scores): the lowest score at which the judged
+   rows of the even half (scoring at least that) have precision ≥ `--target` (0.9), with at least `--min-judged`
+   rows; none such: no name of that set is added.
 3. **Added**: every row (both halves' strings, and strings Bio-ID never has) scoring at least the threshold, as
    names of kind `discovered` (`KnowledgeBaseLinker.add_names`).
 4. **Linking only**: each distinct gold (mention, ids) of the odd dev articles' UniProt and ChEBI mentions is linked
@@ -82,7 +83,7 @@ def recall_at(items: List[Tuple[float, bool]], threshold: float) -> float:
     return sum(score >= threshold for score in right) / len(right) if right else float("nan")
 
 
-def precision_recall_figure(curve: List[Dict[str, float]], threshold: Optional[float], path: Path) -> None:
+def precision_recall_figure(curve: List[Dict[str, float]], threshold: Optional[float], path: Path, kb: str) -> None:
     """Draw precision against recall of the judged rows of both halves, the chosen threshold marked."""
     import matplotlib
 
@@ -99,7 +100,7 @@ def precision_recall_figure(curve: List[Dict[str, float]], threshold: Optional[f
     ax.axhline(0.9, color="grey", linewidth=0.5)
     ax.set_xlabel("recall (right discovered names kept)")
     ax.set_ylabel("precision of discovered names")
-    ax.set_title("Discovered names judged by Bio-ID dev gold")
+    ax.set_title(f"Discovered {kb} names judged by Bio-ID dev gold")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -138,16 +139,27 @@ def main(
     secondary_map = read_secondary_map(secondary) if secondary else None
     rows = [row for path in reviews for row in read_review_file(path).rows]
     gold = gold_by_key(mentions, dev_articles, secondary_map)
-    even, odd = judged(rows, gold, "even"), judged(rows, gold, "odd")
-    threshold = choose_threshold(even, target, min_judged)
-    curve = []
-    for t in sorted({round(score, 2) for score, _ in even + odd}):
-        pe, ne = precision_at(even, t)
-        po, no = precision_at(odd, t)
-        curve.append({"threshold": t, "even_precision": pe, "even_rows": ne, "even_recall": recall_at(even, t),
-                      "odd_precision": po, "odd_rows": no, "odd_recall": recall_at(odd, t)})
-    added_rows = [row for row in rows if threshold is not None and row.score >= threshold]
-    odd_precision, odd_count = precision_at(odd, threshold) if threshold is not None else (float("nan"), 0)
+    thresholds: Dict[str, Optional[float]] = {}
+    curves: Dict[str, List[Dict[str, float]]] = {}
+    added_rows: List[ReviewRow] = []
+    odd_added: List[Tuple[float, bool]] = []
+    judged_counts: Dict[str, Tuple[int, int]] = {}
+    for kb in KBS:  # each reference set its own threshold: its own model calibrated its scores
+        kb_rows = [row for row in rows if row.kb == kb]
+        even, odd = judged(kb_rows, gold, "even"), judged(kb_rows, gold, "odd")
+        judged_counts[kb] = (len(even), len(odd))
+        threshold = thresholds[kb] = choose_threshold(even, target, min_judged)
+        curves[kb] = []
+        for t in sorted({round(score, 2) for score, _ in even + odd}):
+            pe, ne = precision_at(even, t)
+            po, no = precision_at(odd, t)
+            curves[kb].append({"threshold": t, "even_precision": pe, "even_rows": ne, "even_recall": recall_at(even, t),
+                               "odd_precision": po, "odd_rows": no, "odd_recall": recall_at(odd, t)})
+        if threshold is not None:
+            added_rows += [row for row in kb_rows if row.score >= threshold]
+            odd_added += [item for item in odd if item[0] >= threshold]
+    odd_count = len(odd_added)
+    odd_precision = sum(ok for _, ok in odd_added) / odd_count if odd_count else float("nan")
     linking: Dict[str, Dict[str, float]] = {}
     before_hits, after_hits, n_queries = 0.0, 0.0, 0
     for kb in KBS:
@@ -168,22 +180,27 @@ def main(
         after_hits += hits(after, golds, 1) * len(queries)
         n_queries += len(queries)
     gain = (after_hits - before_hits) / n_queries if n_queries else 0.0
-    result = {"command": command, "threshold": threshold, "target": target, "rows": len(rows), "added": len(added_rows),
-              "even_judged": len(even), "odd_judged": len(odd), "odd_precision_of_added": odd_precision,
-              "odd_judged_added": odd_count, "linking_only_odd": linking, "linking_only_gain": gain}
+    result = {"command": command, "thresholds": thresholds, "target": target, "min_judged": min_judged,
+              "rows": len(rows), "added": len(added_rows), "judged_even_odd": judged_counts,
+              "odd_precision_of_added": odd_precision, "odd_judged_added": odd_count, "linking_only_odd": linking,
+              "linking_only_gain": gain}
     out.mkdir(parents=True, exist_ok=True)
     (out / "metrics.json").write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf8")
     with (out / "precision_recall.tsv").open("w", encoding="utf8") as f:
-        f.write("threshold\teven_precision\teven_recall\teven_rows\todd_precision\todd_recall\todd_rows\n")
-        for row in curve:
-            f.write(f"{row['threshold']}\t{row['even_precision']:.4f}\t{row['even_recall']:.4f}\t{row['even_rows']}\t"
-                    f"{row['odd_precision']:.4f}\t{row['odd_recall']:.4f}\t{row['odd_rows']}\n")
-    if curve:
-        precision_recall_figure(curve, threshold, out / "precision_recall.png")
+        f.write("kb\tthreshold\teven_precision\teven_recall\teven_rows\todd_precision\todd_recall\todd_rows\n")
+        for kb, curve in curves.items():
+            for row in curve:
+                f.write(f"{kb}\t{row['threshold']}\t{row['even_precision']:.4f}\t{row['even_recall']:.4f}\t"
+                        f"{row['even_rows']}\t{row['odd_precision']:.4f}\t{row['odd_recall']:.4f}\t{row['odd_rows']}\n")
+    for kb, curve in curves.items():
+        if curve:
+            precision_recall_figure(curve, thresholds[kb], out / f"precision_recall_{kb}.png", kb)
     lines = [
         "# Discovered names added automatically", "", f"Command: `{command}`", "",
-        f"Threshold (even half, precision ≥ {target}, ≥ {min_judged} judged rows): {threshold}; rows {len(rows)}, "
-        f"added {len(added_rows)}; judged rows even {len(even)}, odd {len(odd)}.", "",
+        f"Thresholds per reference set (even half, precision ≥ {target} over ≥ {min_judged} judged rows): "
+        + ", ".join(f"{kb} {t}" for kb, t in thresholds.items())
+        + f"; rows {len(rows)}, added {len(added_rows)}; judged rows (even, odd): "
+        + ", ".join(f"{kb} {c}" for kb, c in judged_counts.items()) + ".", "",
         f"Precision of the added names on the odd half: {odd_precision:.4f} ({odd_count} judged).", "",
         "| kb | odd queries | names added | Hits@1 before | Hits@1 after |", "|---|---|---|---|---|",
     ]
@@ -191,8 +208,9 @@ def main(
         lines.append(f"| {kb} | {m['queries']} | {m['names_added']} | {m['hits@1_before']:.4f} | {m['hits@1_after']:.4f} |")
     lines += ["", f"Linking-only gain (UniProt + ChEBI, odd half, Hits@1): {gain:+.4f}"]
     (out / "metrics.md").write_text("\n".join(lines) + "\n", encoding="utf8")
-    msg.good(f"threshold {threshold}, {len(added_rows)} names added, odd precision {odd_precision:.4f}, linking-only gain {gain:+.4f}")
-    if headline is not None and threshold is not None:
+    msg.good(f"thresholds {thresholds}, {len(added_rows)} names added, odd precision {odd_precision:.4f}, "
+             f"linking-only gain {gain:+.4f}")
+    if headline is not None:
         values = {"synonym_linking_only_gain": round(gain, 4)}
         if odd_count:
             values["synonym_added_names_precision"] = round(odd_precision, 4)
