@@ -69,6 +69,35 @@ def score_pairs(model, pairs: Sequence[Pair], contexts: Dict[str, List[MentionCo
     return pair_scores(model, inputs)
 
 
+def self_pair_examples(
+    train: Sequence[Pair], pooled: Dict[str, List[MentionContext]], per_name: int, rng: random.Random
+) -> List[Pair]:
+    """RETURNS (List[Pair]): for each train name with at least 4 contexts, `per_name` positives of the name with
+    itself (two disjoint halves of its contexts: `pair_inputs`) and as many negatives with another train name."""
+    names = sorted({str(p[side]) for p in train for side in ("a", "b")})
+    rich = [n for n in names if len(pooled[n]) >= 4]
+    out: List[Pair] = []
+    for name in rich:
+        for _ in range(per_name):
+            out.append({"a": name, "b": name, "label": 1, "kind": "self"})
+            other = names[rng.randrange(len(names))]
+            if other != name:
+                out.append({"a": name, "b": other, "label": 0, "kind": "self_random"})
+    return out
+
+
+def pair_inputs(
+    pair: Pair, pooled: Dict[str, List[MentionContext]], k: int, rng: random.Random
+) -> Tuple[List[MentionContext], List[MentionContext]]:
+    """RETURNS (Tuple): the contexts of both sides; a name paired with itself gets two disjoint halves."""
+    a, b = str(pair["a"]), str(pair["b"])
+    if a != b:
+        return sample(pooled[a], k, rng), sample(pooled[b], k, rng)
+    shuffled = rng.sample(list(pooled[a]), len(pooled[a]))
+    half = len(shuffled) // 2
+    return shuffled[:half][:k], shuffled[half:][:k]
+
+
 def triples(pairs: Sequence[Pair]) -> List[Tuple[str, str, str]]:
     """RETURNS (List[Tuple[str, str, str]]): (anchor, positive, negative) from pairs sharing their first name."""
     positives: Dict[str, List[str]] = {}
@@ -96,6 +125,8 @@ def main(
     max_words: int = typer.Option(20000, help="Word vocabulary size"),
     seed: int = typer.Option(0),
     threads: int = typer.Option(1),
+    self_pairs: int = typer.Option(0, help="Siamese: per train name with 4+ contexts, this many pairs of the name with "
+                                           "itself (disjoint halves of its contexts) and as many random negatives"),
 ) -> None:
     """Train the context model on the train entities' pairs; choose the epoch on the dev entities."""
     if loss not in LOSSES:
@@ -116,6 +147,8 @@ def main(
     dev = [p for p in data["pairs"] if p["split"] == "dev"]
     dev_labels = numpy.array([p["label"] for p in dev])
     examples: List = train if loss == "siamese" else triples(train)
+    if loss == "siamese" and self_pairs > 0:
+        examples = examples + self_pair_examples(train, pooled, self_pairs, rng)
     msg.info(f"{len(train)} train pairs ({len(examples)} {loss} examples), {len(dev)} dev pairs, {vocab.size} words")
     started = time.perf_counter()
     cpu_started = time.process_time()
@@ -128,7 +161,7 @@ def main(
         for start in range(0, len(examples), batch_size):
             batch = examples[start : start + batch_size]
             if loss == "siamese":
-                inputs = [(sample(pooled[p["a"]], n_contexts, rng), sample(pooled[p["b"]], n_contexts, rng)) for p in batch]
+                inputs = [pair_inputs(p, pooled, n_contexts, rng) for p in batch]
                 scores = pair_scores_torch(model, inputs)
                 labels = torch.tensor([float(p["label"]) for p in batch])
                 value = siamese_loss(scores, labels, margin)
@@ -158,7 +191,7 @@ def main(
     combiner = ScoreCombiner.fit(dev_string, dev_scores.astype(numpy.float64), dev_labels)
     settings = {"loss": loss, "contexts": n_contexts, "window": window, "word_width": word_width,
                 "hidden_width": hidden_width, "leaky": leaky, "margin": margin, "batch_size": batch_size,
-                "learning_rate": learning_rate, "seed": seed, "max_words": max_words}
+                "learning_rate": learning_rate, "seed": seed, "max_words": max_words, "self_pairs": self_pairs}
     save_synonymnet(model, out, {"combination": combiner.to_json(), "settings": settings, "pairs": str(pairs_path),
                                  "best_epoch": best["epoch"], "dev_context_auc": best["auc"]})
     report = {"settings": settings, "history": history, "best_epoch": best["epoch"], "dev_context_auc": best["auc"],
