@@ -57,7 +57,12 @@ def add_names(
         files = [(path, read_review_file(path)) for path in reviews]  # every file checked before the pipeline loads
         if not pipeline.is_dir():
             raise ArtifactError(pipeline, "pipeline directory not found", "Give the directory of nlp.to_disk")
-        nlp = spacy.load(pipeline)
+        try:
+            nlp = spacy.load(pipeline)
+        except OSError as err:  # not a saved pipeline (spaCy's E050/E053)
+            raise ArtifactError(
+                pipeline, f"cannot be loaded as a pipeline ({err})", "Give a directory of nlp.to_disk"
+            ) from None
         pipe = linker_pipe(nlp, pipeline)
         if kb is not None and kb not in pipe.linkers:
             raise ArtifactError(pipeline, f"has no linker for '{kb}' (it has {sorted(pipe.linkers)})", "Choose --kb")

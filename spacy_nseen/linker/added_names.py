@@ -9,7 +9,8 @@ gets the links it got before. Names of kind `discovered` (a curator's accepted s
 can be weighed by the ranking (`LinkerSettings.discovered_penalty`).
 
 Unknown ids are an error naming them (`UnknownIdsError`), unless the caller asks to skip them; a (kb_id, name)
-pair the linker already has (as any kind) is not added again.
+pair the linker already has is not added again, unless it is a derived short form (`LC3` of MAP1LC3B: searched,
+never an exact match), which takes the given kind and so becomes an exact name.
 """
 
 from dataclasses import dataclass, field
@@ -18,7 +19,9 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy
 
 from ..errors import NseenError
-from ..reference.reference_set import DISCOVERED_KIND
+from ..reference.reference_set import DISCOVERED_KIND, ReferenceSet
+from ..reference.short_form_names import is_derived_kind
+from ..retrieval.exact_names import ExactNameIndex
 from .linker_parts import LinkerParts
 
 MAX_LISTED = 10  # unknown ids named in an error message
@@ -46,12 +49,15 @@ class NamePlan:
     """What adding some names would do.
 
     new (List[Tuple[int, str, str]]): (entity, name, kind) of each name to add, once each, in the order given.
+    promoted (List[Tuple[int, str]]): (row, kind) of names the entity has as a derived short form only (searched,
+        never an exact match: `reference.short_form_names`), which take the given kind and become exact names.
     present (int): names given that their entity already has (or given twice).
     unknown (List[str]): ids that are not entities of the reference set, once each.
     n_unknown_names (int): the names given for them.
     """
 
     new: List[Tuple[int, str, str]] = field(default_factory=list)
+    promoted: List[Tuple[int, str]] = field(default_factory=list)
     present: int = 0
     unknown: List[str] = field(default_factory=list)
     n_unknown_names: int = 0
@@ -77,26 +83,42 @@ def plan_names(linker: LinkerParts, names: Sequence[Tuple[str, str, str]]) -> Na
             unknown[kb_id] = None
             plan.n_unknown_names += 1
             continue
-        if (entity, name) in seen or any(
-            int(reference.name_entity[row]) == entity and reference.names[row] == name
+        rows = [
+            row
             for row in linker.exact_names.strict_rows(name)
-        ):
+            if int(reference.name_entity[row]) == entity and reference.names[row] == name
+        ]
+        if (entity, name) in seen or any(not is_derived_kind(reference.kinds[row]) for row in rows):
             plan.present += 1
             continue
         seen.add((entity, name))
-        plan.new.append((entity, name, kind or DISCOVERED_KIND))
+        if rows:  # a derived short form of the entity: it becomes a name of the given kind
+            plan.promoted.append((rows[0], kind or DISCOVERED_KIND))
+        else:
+            plan.new.append((entity, name, kind or DISCOVERED_KIND))
     plan.unknown = list(unknown)
     return plan
 
 
-def parts_with_names(linker: LinkerParts, new: Sequence[Tuple[int, str, str]]) -> Dict[str, Any]:
+def parts_with_names(
+    linker: LinkerParts, new: Sequence[Tuple[int, str, str]], promoted: Sequence[Tuple[int, str]] = ()
+) -> Dict[str, Any]:
     """RETURNS (Dict[str, Any]): the linker's parts with the `new` (entity, name, kind) rows added after its last
-    name: `reference_set`, `exact_names` and copies of `index`, `tfidf`, `tokens` with their side blocks (the
-    linker's own parts are not changed)."""
+    name and the `promoted` (row, kind) rows of another kind: `reference_set`, `exact_names` and copies of `index`,
+    `tfidf`, `tokens` with their side blocks (the linker's own parts are not changed)."""
+    old = linker.reference_set
+    if promoted:
+        kinds = list(old.kinds)
+        for row, kind in promoted:
+            kinds[row] = kind
+        old = ReferenceSet(old.kb_ids, old.names, old.name_entity, kinds, old.entity_taxa)
+    if not new:
+        exact = linker.exact_names
+        return {"reference_set": old, "exact_names": ExactNameIndex(old.names, exact.strict, exact.loose)}
     entities = [entity for entity, _, _ in new]
     names = [name for _, name, _ in new]
-    first_row = len(linker.reference_set)
-    reference = linker.reference_set.with_names(entities, names, [kind for _, _, kind in new])
+    first_row = len(old)
+    reference = old.with_names(entities, names, [kind for _, _, kind in new])
     vectors = numpy.asarray(linker.encode(names), dtype=numpy.float32)
     return {
         "reference_set": reference,

@@ -174,23 +174,25 @@ class KnowledgeBaseLinker:
         source (str): where the names come from (a review file's corpus), counted in the linker's metadata.
         skip_unknown (bool): skip names of ids that are not entities of the reference set (default: an
             `UnknownIdsError` naming them, and nothing is added).
-        RETURNS (int): the (kb_id, name) pairs added; names their entity already has are not added again.
+        RETURNS (int): the (kb_id, name) pairs added; names their entity already has are not added again (a derived
+            short form of it takes the given kind: an exact name from then on, counted as added).
         """
         plan = plan_names(self, names)
         if plan.unknown and not skip_unknown:
             raise UnknownIdsError(self.name, plan.unknown)
-        if not plan.new:
+        if not plan.new and not plan.promoted:
             return 0
-        parts = parts_with_names(self, plan.new)
+        parts = parts_with_names(self, plan.new, plan.promoted)
         reference = parts["reference_set"]
         parts["exact_names"].exclude(lambda: derived_rows(reference))  # short forms are no exact names
         for key, value in parts.items():
             setattr(self, key, value)  # each replaced part makes the ranking again (RANKED_BY)
-        self.name_sources = {**self.name_sources, source: self.name_sources.get(source, 0) + len(plan.new)}
+        n_added = len(plan.new) + len(plan.promoted)
+        self.name_sources = {**self.name_sources, source: self.name_sources.get(source, 0) + n_added}
         for derived in ("_orthologs", "_taxa_by_id", "_prior_cache"):  # made from the reference set on first use
             self.__dict__.pop(derived, None)
         self.clear_cache()
-        return len(plan.new)
+        return n_added
 
     def names_metadata(self) -> Dict[str, Any]:
         """RETURNS (Dict[str, Any]): how many discovered names the linker has, from which sources (a review file's

@@ -78,3 +78,5 @@ def test_add_names_errors_name_the_file_or_the_ids_and_save_nothing(run_cli, dem
     assert result.returncode == 1 and "review.tsv: line" in result.stderr and "'nah'" in result.stderr
     result = run_cli("add-names", str(demo), str(review), "--out", str(demo), check=False)
     assert result.returncode != 0 and "other than PIPELINE" in result.stderr
+    result = run_cli("add-names", str(tmp_path), str(review_file(review)), "--out", str(tmp_path / "x"), check=False)
+    assert result.returncode == 1 and "cannot be loaded as a pipeline" in result.stderr and "Traceback" not in result.stderr

@@ -1,7 +1,7 @@
 """The add_names benchmark on the toy linker: its figures and report come from the runs it makes."""
 import json
 
-from experiments.add_names_speed import main, made_up_names
+from experiments.add_names_speed import made_up_names, main
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 
 

@@ -10,7 +10,8 @@ from spacy_nseen.linker.added_names import UnknownIdsError, plan_names
 from spacy_nseen.linker.added_names_file import ADDED_NAMES_FILE, save_added_vectors
 from spacy_nseen.linker.exact_ranking import names_per_entity
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
-from spacy_nseen.reference.reference_set import DISCOVERED_KIND
+from spacy_nseen.reference.reference_set import DISCOVERED_KIND, ReferenceSet
+from spacy_nseen.reference.short_form_names import with_short_forms
 from spacy_nseen.retrieval.added_rows import AddedVectors
 from spacy_nseen.synonyms.review_file import DISCOVERED_KIND as REVIEW_KIND
 
@@ -160,3 +161,23 @@ def test_discovered_names_do_not_count_in_the_names_prior(fresh_toy_linker):
 
 def test_the_kind_is_the_review_files():
     assert DISCOVERED_KIND == REVIEW_KIND
+
+
+def test_a_derived_short_form_becomes_an_exact_name(toy_encoder, tmp_path):
+    rows = [("UniProt:Q9H492", "Autophagy-related protein LC3 A", "alternative"),
+            ("UniProt:Q9GZQ8", "Autophagy-related protein LC3 B", "alternative"),
+            ("UniProt:P04637", "TP53", "gene_primary")]
+    reference = with_short_forms(ReferenceSet.from_rows(rows))
+    stem_rows = [row for row, name in enumerate(reference.names) if name == "LC3"]
+    assert len(stem_rows) == 2 and all(reference.kinds[row] == "short_stem" for row in stem_rows)
+    linker = KnowledgeBaseLinker.build("uniprot", toy_encoder, reference, n_trees=4)
+    assert not linker.exact_names.lookup("LC3")  # a short form is searched, never an exact match
+    n_names = len(linker.reference_set)
+    assert linker.add_names([("UniProt:Q9GZQ8", "LC3", "")], "captions") == 1
+    assert len(linker.reference_set) == n_names and linker.index.added is None  # no new row: the kind changed
+    assert top(linker, ["LC3"], k=1) == [[("UniProt:Q9GZQ8", "LC3", 1.0)]]
+    assert linker.names_metadata() == {"n_names": 1, "sources": {"captions": 1}, "n_added_after_build": 0}
+    linker.to_disk(tmp_path / "linker")
+    loaded = KnowledgeBaseLinker.from_disk(tmp_path / "linker")
+    assert top(loaded, ["LC3", "TP53"], k=2) == top(linker, ["LC3", "TP53"], k=2)
+    assert loaded.add_names([("UniProt:Q9GZQ8", "LC3", "")], "captions") == 0

@@ -44,3 +44,9 @@ def test_a_name_of_a_related_molecule_does_not_count():
     ])
     found = NameWords(reference)
     assert found.longer_name_entities([reference.entity_index("B:2")], "PTB") == set()
+
+
+def test_discovered_names_are_not_read():
+    reference = ReferenceSet.from_rows([("E:1", "p38", "synonym"), ("E:2", "p38", "synonym")])
+    grown = reference.with_names([1, 0], ["p38 kinase X", "MAP kinase p38 alpha"], ["discovered", "alternative"])
+    assert NameWords(grown).longer_name_entities([0, 1], "p38") == {0}
