@@ -3,6 +3,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from spacy_nseen.synonyms.contexts import read_contexts
 from spacy_nseen.synonyms.review_file import read_review_file
 
@@ -24,6 +26,7 @@ def write_annotations(directory: Path) -> None:
     (directory / "shard-000000.jsonl").write_text("\n".join(lines) + "\n", encoding="utf8")
 
 
+@pytest.mark.slow
 def test_collect_then_discover_writes_a_review_file(run_cli, tmp_path: Path, linker_dirs) -> None:
     write_annotations(tmp_path / "annotated")
     result = run_cli("collect-contexts", "annotated", "--out", "ctx.jsonl.gz", "--max-contexts", "2")
