@@ -160,7 +160,10 @@ class KnowledgeBaseLinker:
         return twin
 
     def clear_cache(self) -> None:
+        """Forget the linked mentions and their searches (`Fusion.searches`)."""
         self._cache.clear()
+        for fusion in self.__dict__.get("_fusions", {}).values():
+            fusion.clear_cache()
 
     def link(
         self,
