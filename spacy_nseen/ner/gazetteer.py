@@ -214,12 +214,14 @@ class Gazetteer(Pipe):
         rolled = {} if rolled is None else rolled
         attr = "LOWER" if self.lowercase else "ORTH"
         found: Dict[int, List[int]] = {}  # start → lengths that match there, longest first
-        for n_tokens in self._lengths:
-            hashes = doc_hashes(doc, attr, n_tokens, rolled)
-            if not len(hashes):
-                continue
-            for start in numpy.flatnonzero(self._listed(hashes)).tolist():
+        lengths = [n_tokens for n_tokens in self._lengths if n_tokens <= len(doc)]
+        runs = [doc_hashes(doc, attr, n_tokens, rolled) for n_tokens in lengths]
+        listed = self._listed(numpy.concatenate(runs)) if runs else numpy.zeros(0, dtype=bool)  # one look-up
+        offset = 0
+        for n_tokens, hashes in zip(lengths, runs):
+            for start in numpy.flatnonzero(listed[offset : offset + len(hashes)]).tolist():
                 found.setdefault(start, []).append(n_tokens)
+            offset += len(hashes)
         end_of_last = 0
         for start in sorted(found):
             if start < end_of_last or start in taken:
