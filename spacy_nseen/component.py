@@ -10,7 +10,7 @@ annotations, serialization), re-exported here.
 import tempfile
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, Union
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -325,6 +325,20 @@ class NseenLinker(Pipe):
         if linker.name not in self.kb_names:
             raise ValueError(f"nseen_linker: '{linker.name}' is not a reference set in kbs {self.kb_names}")
         self.linkers[linker.name] = linker
+
+    def add_names(
+        self, kb: str, names: Sequence[Tuple[str, str, str]], source: str, *, skip_unknown: bool = False
+    ) -> int:
+        """Add names to the entities of one reference set's linker, without a rebuild
+        (`KnowledgeBaseLinker.add_names`); saved with the pipeline (`nlp.to_disk`).
+
+        kb (str): the reference set ("uniprot", ...). names: (kb_id, name, kind) triples (a review file's
+            `accepted_names(kb)`). source (str): where they come from (the review file's corpus).
+        RETURNS (int): the (kb_id, name) pairs added.
+        """
+        if kb not in self.linkers:
+            raise ValueError(f"nseen_linker has no linker for '{kb}' (it has {sorted(self.linkers)})")
+        return self.linkers[kb].add_names(names, source, skip_unknown=skip_unknown)
 
     def __call__(self, doc: Doc) -> Doc:
         return next(self.pipe([doc]))

@@ -448,3 +448,20 @@ def test_a_kb_url_template_without_a_placeholder_fails_when_the_pipe_is_created(
     kbs = {"uniprot": {"labels": ["PROTEIN"]}, "chebi": {"labels": ["CHEMICAL"], "url_template": "https://example.org/"}}
     with pytest.raises(ValueError, match="kbs.chebi.url_template must contain"):
         make_nlp(initialize=False, kbs=kbs)
+
+
+def test_add_names_reaches_the_linker_and_is_saved_with_the_pipeline(make_nlp, make_doc, tmp_path):
+    nlp = make_nlp()
+    pipe = nlp.get_pipe("nseen_linker")
+    words, ents = ["Zorblaxin-62", "and", "TP53"], [(0, 1, "PROTEIN"), (2, 3, "PROTEIN")]
+    before = nlp(make_doc(nlp, words, ents))
+    assert pipe.add_names("uniprot", [("UniProt:Q13501", "Zorblaxin-62", "discovered")], "captions") == 1
+    after = nlp(make_doc(nlp, words, ents))
+    assert [e.kb_id_ for e in after.ents] == ["UniProt:Q13501", before.ents[1].kb_id_]
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    again = loaded(make_doc(loaded, words, ents))
+    assert [(e.kb_id_, e._.kb_score) for e in again.ents] == [(e.kb_id_, e._.kb_score) for e in after.ents]
+    assert loaded.get_pipe("nseen_linker").linkers["uniprot"].names_metadata()["sources"] == {"captions": 1}
+    with pytest.raises(ValueError, match="no linker for 'hgnc'"):
+        pipe.add_names("hgnc", [], "x")

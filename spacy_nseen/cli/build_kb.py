@@ -3,19 +3,23 @@
 import json
 import time
 from pathlib import Path
+from typing import List
 
 import torch
 import typer
 
 from ..encoder.layer import PRECISIONS
 from ..encoder.weights_io import build_encoder_from_disk, encoder_block
+from ..linker.added_names import UnknownIdsError
 from ..linker.kb_linker import KnowledgeBaseLinker
 from ..linker.kb_nil import train_kb_nil
 from ..linker.storage import save_linker
+from ..reference.extra_names import with_extra_names
 from ..reference.names_tsv import read_names_tsv
 from ..reference.short_form_names import with_short_forms
 from . import app
 from .errors import reported_errors
+from .review_names import review_names
 
 
 @app.command("build-kb")
@@ -56,6 +60,15 @@ def build_kb(
     nil_entities: int = typer.Option(
         2000, "--nil-entities", help="Entities sampled for the NIL examples (a quarter held out to measure it)"
     ),
+    extra_names: List[Path] = typer.Option(
+        [],
+        "--extra-names",
+        help="A synonym review file (discover-synonyms, reviewed by a curator): its accepted rows for this reference"
+        " set (the kb column = --kb-name) become names of kind 'discovered'; repeatable (docs/adding_names.md)",
+    ),
+    skip_unknown: bool = typer.Option(
+        False, "--skip-unknown", help="Leave out extra names whose kb_id is not in NAMES.tsv (default: an error)"
+    ),
 ) -> None:
     """Embed every name with a trained encoder and write a linker directory for `nseen_linker`."""
     if build_precision not in PRECISIONS:
@@ -67,6 +80,10 @@ def build_kb(
     start = time.monotonic()
     with reported_errors():
         reference = read_names_tsv(names)
+        extra = with_extra_names(reference, [review_names(path, kb_name) for path in extra_names])
+        if extra.unknown and not skip_unknown:
+            raise UnknownIdsError(kb_name, extra.unknown)
+        reference = extra.reference
         n_names = len(reference)
         if short_forms:
             reference = with_short_forms(reference)
@@ -75,6 +92,7 @@ def build_kb(
         linker = KnowledgeBaseLinker.build(
             kb_name, model, reference, n_trees=n_trees, seed=seed, build_precision=build_precision
         )
+        linker.name_sources = dict(extra.added)
         nil_report = None
         if nil:
             try:
@@ -90,12 +108,21 @@ def build_kb(
         "names": len(reference),
         "entities": reference.n_entities,
         "short_forms": n_short_forms,
+        "discovered_names": linker.names_metadata(),
         "encoder_config": block,
         "build_precision": build_precision,
         "nil_model": nil_report,
         "seconds": round(time.monotonic() - start, 2),
     }
     (output / "build_stats.json").write_text(json.dumps(stats, indent=2), encoding="utf8")
+    if extra_names:
+        unknown = (
+            f"; {len(extra.unknown)} unknown id(s) left out: {', '.join(extra.unknown[:10])}" if extra.unknown else ""
+        )
+        print(
+            f"extra names: {sum(extra.added.values()):,} added as kind 'discovered' {extra.added}, "
+            f"{extra.present:,} already names of their entity{unknown}"
+        )
     added = f" (+{n_short_forms:,} short forms)" if short_forms else ""
     print(
         f"build-kb: {n_names:,} names{added} of {reference.n_entities:,} entities indexed as '{kb_name}' in "

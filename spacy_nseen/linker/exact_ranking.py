@@ -36,7 +36,7 @@ from typing import Dict, Optional, Sequence, Union
 
 import numpy
 
-from ..reference.reference_set import ReferenceSet
+from ..reference.reference_set import DISCOVERED_KIND, ReferenceSet
 from ..reference.short_form_names import derived_rows
 
 # Lower is better; kinds not in a table get its "*" value.
@@ -88,12 +88,15 @@ def kind_classes(kinds: numpy.ndarray) -> numpy.ndarray:
 
 
 def names_per_entity(reference_set: ReferenceSet) -> numpy.ndarray:
-    """RETURNS (numpy.ndarray): float64, the number of names of each entity (its derived short forms not counted)."""
+    """RETURNS (numpy.ndarray): float64, the number of names of each entity (its derived short forms and its
+    discovered names, added from review files, not counted: the prior is the reference set's)."""
     entities = numpy.asarray(reference_set.name_entity)
     derived = derived_rows(reference_set)
-    if derived:
-        keep = numpy.ones(len(entities), dtype=bool)
-        keep[numpy.fromiter(derived, dtype=numpy.int64, count=len(derived))] = False
+    discovered = numpy.fromiter((kind == DISCOVERED_KIND for kind in reference_set.kinds), bool, len(entities))
+    if derived or discovered.any():
+        keep = ~discovered
+        if derived:
+            keep[numpy.fromiter(derived, dtype=numpy.int64, count=len(derived))] = False
         entities = entities[keep]
     return numpy.bincount(entities, minlength=reference_set.n_entities).astype(numpy.float64)
 

@@ -7,7 +7,8 @@ For a batch of distinct mentions (`signals.Queries`):
    `pool_order`): the pool is the union of their candidates, then the exact matches;
 3. every pool name gets the fused score `(1 − Σ wᵢ)·dense + Σ wᵢ·signalᵢ` over the scoring signals (word TF-IDF,
    character TF-IDF, fuzzy, each weighted by its `LinkerSettings` field), less `relational_penalty` for a name
-   that is the mention plus a relational head (`signals.relational`: `Lc3 synthase` is not `LC3`);
+   that is the mention plus a relational head (`signals.relational`: `Lc3 synthase` is not `LC3`), and less
+   `discovered_penalty` for a name of kind `discovered` (`added_names`: a curator's accepted synonym);
 4. names collapse to entities, ranked by (exact tier, assigned organism among exact matches, organisms naming the
    gene so (at most 2, `OrganismSignal.naming_organisms`), kind class, the mention a word of a longer name of the
    entity, kind priority, entity prior, fused score + organism bonus; see `exact_ranking`); an exact match's
@@ -33,6 +34,7 @@ from ..organisms.ranking import OrganismContext
 from ..text.lines import strings_at
 from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
+from .added_names import discovered_rows
 from .candidate import Candidate
 from .linker_parts import LinkerParts
 from .rank_keys import RANK_KEYS, PoolNames, RankKey, rank_order
@@ -96,6 +98,11 @@ class Fusion:
             settings.organism_over_exact_score if hybrid else 1.0,
         )
         self.relational = RelationalNameSignal.from_linker(linker, settings, mode)
+        # names of kind `discovered` (a curator's accepted synonyms: `added_names`) lose `discovered_penalty`
+        self.discovered: Optional[numpy.ndarray] = None
+        if settings.discovered_penalty > 0:
+            rows = discovered_rows(reference.kinds)
+            self.discovered = rows if rows.any() else None
         self.rank_keys: Sequence[RankKey] = RANK_KEYS
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
         self.decision = next((stage for stage in stages if stage is not None), None)
@@ -227,6 +234,9 @@ class Fusion:
                 scores = scores + weight * values[row]
             if penalties is not None:
                 scores = scores - penalties[row]
+            if self.discovered is not None and len(pools[row]):
+                found = self.discovered[numpy.asarray(pools[row], dtype=numpy.int64)]
+                scores = scores - numpy.float32(self.settings.discovered_penalty) * found
             out.append(scores)
         return out
 

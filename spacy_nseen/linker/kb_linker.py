@@ -28,6 +28,7 @@ from ..retrieval.name_index import AnnoyNameIndex
 from ..retrieval.word_tfidf import NameTokenIndex
 from ..text.abbreviations import searched_form
 from ..text.tag_names import is_tag_name
+from .added_names import UnknownIdsError, names_metadata, parts_with_names, plan_names
 from .build import build_parts
 from .candidate import Candidate
 from .exact_ranking import KIND_PRIORITIES, entity_priors
@@ -102,6 +103,8 @@ class KnowledgeBaseLinker:
         # nil_decision, xref_table).
         self.nil_model: Optional[NilModel] = None
         self.xrefs: Mapping[str, Dict[str, str]] = {}
+        # Names added from curated sources (review files): source → names, saved in linker.json (see added_names).
+        self.name_sources: Dict[str, int] = {}
 
     @classmethod
     def build(
@@ -164,6 +167,40 @@ class KnowledgeBaseLinker:
         self._cache.clear()
         for fusion in self.__dict__.get("_fusions", {}).values():
             fusion.clear_cache()
+
+    def add_names(self, names: Sequence[Tuple[str, str, str]], source: str, *, skip_unknown: bool = False) -> int:
+        """Add names to entities of this linker, without a rebuild (see `linker.added_names`): the exact keys, the
+        char TF-IDF, the word index and the dense search find them at once; they are saved with the linker.
+
+        names (Sequence[Tuple[str, str, str]]): (kb_id, name, kind) triples, e.g. a review file's
+            `accepted_names(kb)`; an empty kind is `discovered`.
+        source (str): where the names come from (a review file's corpus), counted in the linker's metadata.
+        skip_unknown (bool): skip names of ids that are not entities of the reference set (default: an
+            `UnknownIdsError` naming them, and nothing is added).
+        RETURNS (int): the (kb_id, name) pairs added; names their entity already has are not added again (a derived
+            short form of it takes the given kind: an exact name from then on, counted as added).
+        """
+        plan = plan_names(self, names)
+        if plan.unknown and not skip_unknown:
+            raise UnknownIdsError(self.name, plan.unknown)
+        if not plan.new and not plan.promoted:
+            return 0
+        parts = parts_with_names(self, plan.new, plan.promoted)
+        reference = parts["reference_set"]
+        parts["exact_names"].exclude(lambda: derived_rows(reference))  # short forms are no exact names
+        for key, value in parts.items():
+            setattr(self, key, value)  # each replaced part makes the ranking again (RANKED_BY)
+        n_added = len(plan.new) + len(plan.promoted)
+        self.name_sources = {**self.name_sources, source: self.name_sources.get(source, 0) + n_added}
+        for derived in ("_orthologs", "_taxa_by_id", "_prior_cache"):  # made from the reference set on first use
+            self.__dict__.pop(derived, None)
+        self.clear_cache()
+        return n_added
+
+    def names_metadata(self) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): how many discovered names the linker has, from which sources (a review file's
+        corpus), and how many were added after its build (`added_names.names_metadata`)."""
+        return names_metadata(self.reference_set.kinds, self.name_sources, self.index.n_items - self.index.n_built)
 
     def link(
         self,
@@ -337,9 +374,10 @@ def load_linker(
     parts = read_linker_parts(
         directory, encoder=encoder, settings=settings, search_k=search_k, with_nil_model=with_nil_model
     )
-    extras = {key: parts.pop(key) for key in ("nil_model", "xrefs", "entity_prior")}
+    extras = {key: parts.pop(key) for key in ("nil_model", "xrefs", "entity_prior", "name_sources")}
     linker = KnowledgeBaseLinker(**parts)
     linker.nil_model, linker.xrefs, linker.entity_prior = extras["nil_model"], extras["xrefs"], extras["entity_prior"]
+    linker.name_sources = extras["name_sources"]
     if require_prior:
         check_prior(linker, Path(directory) / ENTITY_PRIOR_FILE)
     return linker

@@ -33,6 +33,7 @@ class LinkerParts(Protocol):
     nil_model: Optional[NilModel]
     entity_prior: Optional[numpy.ndarray]
     xrefs: Mapping[str, Dict[str, str]]
+    name_sources: Dict[str, int]
 
     @property
     def settings(self) -> LinkerSettings: ...

@@ -72,6 +72,10 @@ class LinkerSettings:
         activator (MORN_HUMAN), but Bio-ID leaves 9,539 of its 9,652 tag-name protein and gene mentions
         un-normalised. True (the default): the decision stage decides, as for
         any mention (the NIL model reads the tag name as one feature).
+    discovered_penalty (float): subtracted from the fused score of a name of kind `discovered` (a synonym a curator
+        accepted from a review file: `linker.added_names`), so that a reference name of another entity scoring
+        about as well wins; an exact match on it ranks as any alias (the kind tables' "*"). 0 (the default): such
+        a name scores as any other; a linker without discovered names is not affected by the value.
     """
 
     n_candidates: int = 50
@@ -93,6 +97,7 @@ class LinkerSettings:
     relational_penalty: float = 0.2
     nil_decision: bool = True
     link_tag_names: bool = True
+    discovered_penalty: float = 0.0
 
     def __post_init__(self) -> None:
         def check(ok: bool, name: str, rule: str) -> None:
@@ -121,6 +126,7 @@ class LinkerSettings:
         check(0.0 <= self.organism_min_confidence <= 1.0, "organism_min_confidence", "in [0, 1]")
         check(0.0 <= self.organism_over_exact_score <= 1.0, "organism_over_exact_score", "in [0, 1]")
         check(0.0 <= self.relational_penalty <= 1.0, "relational_penalty", "in [0, 1]")
+        check(0.0 <= self.discovered_penalty <= 1.0, "discovered_penalty", "in [0, 1]")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "LinkerSettings":

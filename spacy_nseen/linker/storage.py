@@ -36,6 +36,8 @@ from ..retrieval.exact_names import ExactNameIndex
 from ..retrieval.name_index import AnnoyNameIndex
 from ..retrieval.page_advice import prefetch
 from ..retrieval.word_tfidf import NameTokenIndex
+from .added_names import names_metadata
+from .added_names_file import ADDED_NAMES_FILE, load_added_vectors, save_added_vectors
 from .linker_parts import LinkerParts
 from .nil_decision import NIL_MODEL_FILE, NilModel
 from .settings import LinkerSettings
@@ -88,6 +90,15 @@ def save_linker(linker: LinkerParts, directory: Union[str, Path]) -> None:
             (directory / filename).unlink()
     if (directory / XREFS_FILE).exists():  # the TSV of a directory saved before xrefs.npz
         (directory / XREFS_FILE).unlink()
+    added = linker.index.added
+    for sparse in (linker.tfidf, linker.tokens):
+        n_sparse = 0 if sparse is None or sparse.added is None else len(sparse.added)
+        if sparse is not None and n_sparse != (0 if added is None else len(added)):
+            raise ValueError(f"'{linker.name}': the sparse index holds {n_sparse} added names, the dense search not")
+    if added is not None:
+        save_added_vectors(directory / ADDED_NAMES_FILE, added)
+    elif (directory / ADDED_NAMES_FILE).exists():
+        (directory / ADDED_NAMES_FILE).unlink()
     meta = {
         "format_version": ARTIFACT_FORMAT_VERSION,
         "spacy_nseen_version": __version__,
@@ -98,6 +109,11 @@ def save_linker(linker: LinkerParts, directory: Union[str, Path]) -> None:
         "has_tokens": linker.tokens is not None,
         "settings": linker.settings.to_dict(),
     }
+    if added is not None:
+        meta["added_names"] = {"file": ADDED_NAMES_FILE, "first_row": added.first_row, "n_names": len(added)}
+    discovered = names_metadata(linker.reference_set.kinds, linker.name_sources, 0 if added is None else len(added))
+    if discovered["n_names"] or discovered["sources"]:
+        meta["discovered_names"] = discovered
     (directory / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf8")
 
 
@@ -152,24 +168,31 @@ def read_linker_parts(
         raise ArtifactError(
             directory / REFERENCE_FILE, f"has {len(reference)} names, {META_FILE} says {meta['n_names']}", RESAVE
         )
-    index = AnnoyNameIndex.load(
-        directory / INDEX_FILE, dim=encoder.get_dim("nO"), n_items=len(reference), search_k=search_k
-    )
+    n_added = _n_added(meta, directory)
+    n_built = len(reference) - n_added
+    index = AnnoyNameIndex.load(directory / INDEX_FILE, dim=encoder.get_dim("nO"), n_items=n_built, search_k=search_k)
     tfidf = None
     if meta.get("has_tfidf"):
         tfidf = CharNgramTfidf.from_disk(directory / TFIDF_FILE, mmap=True)
-        if tfidf.n_names != len(reference):
+        if tfidf.n_names != n_built:
             raise ArtifactError(
-                directory / TFIDF_FILE, f"has {tfidf.n_names} rows, the reference set {len(reference)}", RESAVE
+                directory / TFIDF_FILE, f"has {tfidf.n_names} rows, the reference set {n_built}", RESAVE
             )
     settings = settings or LinkerSettings.from_dict(meta.get("settings", {}))
     tokens = None
     if meta.get("has_tokens"):
         tokens = NameTokenIndex.from_disk(directory / TOKENS_FILE)
-        if tokens.n_names != len(reference):
+        if tokens.n_names != n_built:
             raise ArtifactError(
-                directory / TOKENS_FILE, f"has {tokens.n_names} rows, the reference set {len(reference)}", RESAVE
+                directory / TOKENS_FILE, f"has {tokens.n_names} rows, the reference set {n_built}", RESAVE
             )
+    if n_added:
+        # the names added after the build: their saved vectors, their TF-IDF rows made again (added_names_file)
+        vectors = load_added_vectors(directory / ADDED_NAMES_FILE, n_built, n_added, encoder.get_dim("nO"))
+        added_names = [reference.names[row] for row in range(n_built, len(reference))]
+        index = index.with_added(vectors)
+        tfidf = None if tfidf is None else tfidf.with_added_names(added_names)
+        tokens = None if tokens is None else tokens.with_added_names(added_names)
     parts: Dict[str, Any] = {
         "name": str(meta["name"]),
         "encoder": encoder,
@@ -182,6 +205,7 @@ def read_linker_parts(
         "nil_model": None,
         "xrefs": {},
         "entity_prior": None,
+        "name_sources": _name_sources(meta, directory),
     }
     if with_nil_model and (directory / NIL_MODEL_FILE).exists():
         parts["nil_model"] = NilModel.from_disk(directory / NIL_MODEL_FILE)
@@ -189,6 +213,31 @@ def read_linker_parts(
     if (directory / ENTITY_PRIOR_FILE).exists():
         parts["entity_prior"] = load_entity_prior(directory / ENTITY_PRIOR_FILE, reference.n_entities)
     return parts
+
+
+def _n_added(meta: Mapping[str, Any], directory: Path) -> int:
+    """RETURNS (int): the names added after the build, as `linker.json` says (0 when it says none)."""
+    added = meta.get("added_names")
+    if not added:
+        return 0
+    try:
+        n_added, first_row = int(added["n_names"]), int(added["first_row"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise ArtifactError(directory / META_FILE, f"its added_names entry is not valid ({err})", RESAVE) from None
+    if n_added < 0 or first_row + n_added != int(meta["n_names"]):
+        raise ArtifactError(
+            directory / META_FILE, f"says {n_added} added names from row {first_row} of {meta['n_names']}", RESAVE
+        )
+    return n_added
+
+
+def _name_sources(meta: Mapping[str, Any], directory: Path) -> Dict[str, int]:
+    """RETURNS (Dict[str, int]): the sources of the linker's discovered names (`linker.json`), or {}."""
+    sources = (meta.get("discovered_names") or {}).get("sources", {})
+    try:
+        return {str(source): int(count) for source, count in sources.items()}
+    except (AttributeError, TypeError, ValueError) as err:
+        raise ArtifactError(directory / META_FILE, f"its discovered_names entry is not valid ({err})", RESAVE) from None
 
 
 def _read_xrefs(directory: Path) -> Mapping[str, Dict[str, str]]:

@@ -54,6 +54,7 @@ def make_hybrid_ranker(
     organism_orthologs: bool = LinkerSettings.organism_orthologs,
     organism_over_exact_score: float = LinkerSettings.organism_over_exact_score,
     relational_penalty: float = LinkerSettings.relational_penalty,
+    discovered_penalty: float = LinkerSettings.discovered_penalty,
     expand_abbreviations: bool = True,
     cache_size: int = LinkerSettings.cache_size,
 ) -> Ranker:
@@ -74,6 +75,7 @@ def make_hybrid_ranker(
         "organism_orthologs": organism_orthologs,
         "organism_over_exact_score": organism_over_exact_score,
         "relational_penalty": relational_penalty,
+        "discovered_penalty": discovered_penalty,
         "cache_size": cache_size,
     }
     return Ranker("hybrid", search, expand_abbreviations)

@@ -7,7 +7,8 @@ exact matches (`linker.exact_ranking`).
 
 Words are the runs of letters and digits of the case-folded text: "MAP kinase p38 alpha" has the words
 `map kinase p38 alpha`; the mention's words must appear in a name, consecutive and in order, and the name must
-have more words than the mention (the mention itself is not a longer name). A name about another molecule does
+have more words than the mention (the mention itself is not a longer name); discovered names (a curator's synonyms,
+`linker.added_names`) are not read. A name about another molecule does
 not count: the mention plus a relational head (`PTB-like protein` is PTBP2, not PTB: `text.relational_names`), or
 the mention after "of", "to", "for" or "with" (`Neurally-enriched homolog of PTB`).
 """
@@ -19,7 +20,7 @@ from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 import numpy
 
 from ..text.relational_names import relational_extension
-from .reference_set import ReferenceSet
+from .reference_set import DISCOVERED_KIND, ReferenceSet
 
 WORD = re.compile(r"[^\W_]+")
 # A mention after one of these words is what the name relates to, not what it names.
@@ -64,11 +65,14 @@ class NameWords:
         self._answers: OrderedDict[Tuple[int, str], bool] = OrderedDict()  # (entity, mention) → answer
 
     def rows_of(self, entity: int) -> numpy.ndarray:
-        """RETURNS (numpy.ndarray): the name rows of one entity."""
+        """RETURNS (numpy.ndarray): the name rows of one entity (not its discovered names, added from review files:
+        the key reads the reference set's own names)."""
         if self._index is None:
             name_entity = numpy.asarray(self.reference_set.name_entity, dtype=numpy.int64)
-            order = numpy.argsort(name_entity, kind="stable")
-            counts = numpy.bincount(name_entity, minlength=self.reference_set.n_entities)
+            kinds = self.reference_set.kinds
+            rows = numpy.flatnonzero(numpy.fromiter((k != DISCOVERED_KIND for k in kinds), bool, len(kinds)))
+            order = rows[numpy.argsort(name_entity[rows], kind="stable")]
+            counts = numpy.bincount(name_entity[rows], minlength=self.reference_set.n_entities)
             self._index = (order, numpy.concatenate([[0], numpy.cumsum(counts)]))
         order, starts = self._index
         return order[starts[entity] : starts[entity + 1]]

@@ -12,6 +12,8 @@ from ..text.lines import TextLines
 
 HEADER = ("kb_id", "name", "kind")
 TAXON_COLUMN = "taxon"
+# The kind of a name a curator accepted from a synonym review file (`linker.added_names`, `synonyms.review_file`).
+DISCOVERED_KIND = "discovered"
 
 
 def open_text(path: Union[str, Path], mode: str = "rt"):
@@ -192,6 +194,31 @@ class ReferenceSet:
             name_entity,
             kind_names[codes].tolist(),
             None if taxa is None else numpy.array(taxa, dtype=numpy.int32),
+        )
+
+    def with_names(self, entities: Sequence[int], names: Sequence[str], kinds: Sequence[str]) -> "ReferenceSet":
+        """RETURNS (ReferenceSet): this set's names, then `names` of the existing `entities` with their `kinds`
+        (same entities, ids and taxa; the caller checks for duplicates). ValueError for a line break in a name."""
+        if not len(entities) == len(names) == len(kinds):
+            raise ValueError(f"{len(entities)} entities, {len(names)} names and {len(kinds)} kinds")
+        if len(entities) and (min(entities) < 0 or max(entities) >= self.n_entities):
+            raise ValueError("entity indices out of range")
+        added = TextLines.from_strings(list(names)) if len(names) else None
+        all_names: Sequence[str]
+        if added is None:
+            all_names = self.names
+        elif isinstance(self.names, TextLines) and len(self.names):
+            all_names = TextLines(numpy.concatenate([self.names.utf8, numpy.asarray([10], numpy.uint8), added.utf8]))
+        else:
+            all_names = list(self.names) + list(names)
+        return ReferenceSet(
+            self.kb_ids,
+            all_names,
+            numpy.concatenate(
+                [numpy.asarray(self.name_entity, dtype=numpy.int32), numpy.asarray(entities, numpy.int32)]
+            ),
+            list(self.kinds) + list(kinds),
+            self.entity_taxa,
         )
 
     def __len__(self) -> int:

@@ -18,6 +18,11 @@ SHORT_FORM_KINDS = {SYMBOL_KIND: "short_symbol", STEM_KIND: "short_stem"}
 _DERIVED_KINDS = frozenset(SHORT_FORM_KINDS.values())
 
 
+def is_derived_kind(kind: str) -> bool:
+    """RETURNS (bool): whether a name of this kind is a derived short form (never an exact match)."""
+    return kind in _DERIVED_KINDS
+
+
 def derived_rows(reference: ReferenceSet) -> FrozenSet[int]:
     """RETURNS (FrozenSet[int]): the rows of `reference` that are derived short forms (empty for most sets)."""
     return frozenset(row for row, kind in enumerate(reference.kinds) if kind in _DERIVED_KINDS)

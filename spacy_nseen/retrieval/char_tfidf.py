@@ -163,6 +163,7 @@ class CharNgramTfidf(NameCounts):
         """`top_k` for queries already vectorised by `transform`."""
         self._require_fitted()
         n_queries = query_vectors.shape[0]
+        k_asked = k
         k_names = min(k, self.n_names)
         k = min(k, self.n_rows)
         out_idx = np.zeros((n_queries, k), dtype=np.int64)
@@ -186,7 +187,7 @@ class CharNgramTfidf(NameCounts):
             rows = slice(start, start + sims.shape[0])
             out_idx[rows] = np.take_along_axis(part, order, axis=1)
             out_score[rows] = np.take_along_axis(part_scores, order, axis=1)
-        return self.ranked_names(out_idx, out_score, k_names)
+        return self.join_added(query_vectors, self.ranked_names(out_idx, out_score, k_names), k_asked)
 
     def rare_top_k(
         self, query_vectors: sp.csr_matrix, k: int, max_df: float, chunk_size: int = 256
@@ -199,8 +200,13 @@ class CharNgramTfidf(NameCounts):
             fewer columns where k exceeds the stored rows.
         """
         self._require_fitted()
-        ids, scores = top_k_postings(query_vectors, self.rare_postings(max_df), min(k, self.n_rows), chunk_size)
-        return self.ranked_names(ids, scores, min(k, self.n_names))
+        postings = self.rare_postings(max_df)
+        ids, scores = top_k_postings(query_vectors, postings, min(k, self.n_rows), chunk_size)
+        found = self.ranked_names(ids, scores, min(k, self.n_names))
+        if self.added is None:
+            return found
+        # added names are scored by the same n-grams: those with postings here
+        return self.join_added(query_vectors, found, k, np.diff(postings.indptr) > 0)
 
     def rare_postings(self, max_df: float) -> TfMatrix:
         """The inverted index (n-grams × stored rows) of the n-grams found in at most `max_df` of the names:

@@ -85,6 +85,30 @@ class ExactNameIndex:
             _sorted(numpy.asarray(loose_hashes, dtype=numpy.int64), numpy.asarray(loose_rows, dtype=numpy.int32)),
         )
 
+    def extended(self, names: Sequence[str], first_row: int) -> "ExactNameIndex":
+        """RETURNS (ExactNameIndex): the look-up of `names`, whose rows before `first_row` are this one's names:
+        the keys of the rows from `first_row` on are computed and merged into the sorted arrays (no exclusion
+        set: the caller sets it for the new rows)."""
+        if first_row != len(self.strict[0]):
+            raise ValueError(f"the look-up holds {len(self.strict[0])} names, not {first_row}")
+        new = ExactNameIndex.build([names[row] for row in range(first_row, len(names))])
+
+        def merged(old: Tuple[numpy.ndarray, numpy.ndarray], add: Tuple[numpy.ndarray, numpy.ndarray]):
+            hashes = numpy.concatenate([numpy.asarray(old[0], dtype=numpy.int64), add[0]])
+            rows = numpy.concatenate([numpy.asarray(old[1], dtype=numpy.int32), add[1] + numpy.int32(first_row)])
+            return _sorted(hashes, rows)
+
+        return ExactNameIndex(names, merged(self.strict, new.strict), merged(self.loose, new.loose))
+
+    def strict_rows(self, text: str) -> List[int]:
+        """RETURNS (List[int]): every row whose name has the strict key of `text`, excluded rows too (the names a
+        text is already, in any form the exact tier knows)."""
+        key = strict_key(text)
+        hashes, rows = self.strict
+        value = key_hash(key)
+        start, end = numpy.searchsorted(hashes, value, side="left"), numpy.searchsorted(hashes, value, side="right")
+        return [int(row) for row in rows[start:end] if strict_key(self.names[int(row)]) == key]
+
     def lookup(self, mention: str) -> Dict[int, int]:
         """RETURNS (Dict[int, int]): row → tier of the exactly matching names: strict matches first (tier 2),
         then loose-only matches (tier 1), each in row order."""

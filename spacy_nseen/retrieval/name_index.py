@@ -13,8 +13,13 @@ of any process is truncated or replaced under it.
 
 Names the encoder reads alike share one stored vector (`shared_vectors.VectorRows`, written beside the index as
 `names.ann.rows.npz` when some do): searches return name rows, and `n_items` counts names, not stored vectors.
+
+Names added after the build (`with_added`) are a side block searched exactly (`added_rows.AddedVectors`), their
+hits joined to Annoy's; `n_items` counts them, the saved file and its metadata hold the built names only (the
+linker saves the added vectors itself: `linker.added_names_file`).
 """
 
+import copy
 import json
 import os
 import zipfile
@@ -27,6 +32,7 @@ from annoy import AnnoyIndex
 
 from ..about import ARTIFACT_FORMAT_VERSION
 from ..errors import ArtifactError
+from .added_rows import AddedVectors, join_hits
 from .array_io import load_npz, save_npz
 from .page_advice import advise_random_region
 from .shared_vectors import VectorRows
@@ -57,6 +63,7 @@ class AnnoyNameIndex:
         self._annoy: Optional[AnnoyIndex] = None
         self._vectors: Optional[numpy.ndarray] = None
         self._file_bytes: Optional[numpy.ndarray] = None  # the loaded file's bytes (a mapping `save` writes out)
+        self.added: Optional[AddedVectors] = None  # names added after the build (rows after the built ones)
         self._set_rows(VectorRows.identity(0))
 
     @classmethod
@@ -102,8 +109,39 @@ class AnnoyNameIndex:
         the memory-mapped file after `load`), or None when Annoy's file layout is not the one expected."""
         return self._vectors
 
+    @property
+    def n_built(self) -> int:
+        """RETURNS (int): the names of the built index (`n_items` less the added ones)."""
+        return self.rows.n_rows
+
+    def with_added(self, vectors: numpy.ndarray) -> "AnnoyNameIndex":
+        """RETURNS (AnnoyNameIndex): a copy of this index (sharing the built one) that also searches `vectors`
+        (float32, L2-normalised), as the names after its last row, exactly."""
+        vectors = numpy.asarray(vectors, dtype=numpy.float32)
+        if vectors.ndim != 2 or vectors.shape[1] != self.dim:
+            raise ValueError(f"expected (n, {self.dim}) vectors, got shape {vectors.shape}")
+        twin = copy.copy(self)
+        twin.added = (
+            AddedVectors(self.n_built, numpy.ascontiguousarray(vectors))
+            if self.added is None
+            else self.added.appended(vectors)
+        )
+        twin.n_items = twin.n_built + len(twin.added)
+        return twin
+
     def item_vectors(self, items: numpy.ndarray) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the float32 vectors of several names (rows), shape (len(items), dim)."""
+        if self.added is not None:
+            items = numpy.asarray(items, dtype=numpy.int64)
+            built = items < self.n_built
+            if not built.all():
+                out = numpy.empty((len(items), self.dim), dtype=numpy.float32)
+                out[~built] = self.added.vectors_of(items[~built])
+                out[built] = self._built_vectors(items[built])
+                return out
+        return self._built_vectors(items)
+
+    def _built_vectors(self, items: numpy.ndarray) -> numpy.ndarray:
         stored = self._stored(items)
         if self._vectors is not None:
             return numpy.asarray(self._vectors[stored], dtype=numpy.float32)
@@ -123,7 +161,8 @@ class AnnoyNameIndex:
             cosine similarities (float32, -inf where no item), both of shape (len(vectors), n).
         """
         annoy = self._require()
-        n = max(1, min(n, self.n_items))
+        n_asked = n
+        n = max(1, min(n, self.n_built))
         n_vectors = max(1, min(n, self.n_vectors))
         ids = numpy.full((len(vectors), n_vectors), -1, dtype=numpy.int64)
         sims = numpy.full((len(vectors), n_vectors), -numpy.inf, dtype=numpy.float32)
@@ -142,12 +181,16 @@ class AnnoyNameIndex:
             step = -(-len(vectors) // n_threads)
             with ThreadPoolExecutor(n_threads) as pool:
                 list(pool.map(search, [range(i, min(i + step, len(vectors))) for i in range(0, len(vectors), step)]))
-        if not self._shared:
-            return ids, sims
-        return self.rows.expand(ids, sims, n)
+        found = (ids, sims) if not self._shared else self.rows.expand(ids, sims, n)
+        if self.added is None:
+            return found
+        n_asked = max(1, n_asked)
+        return join_hits(found, self.added.search(vectors, n_asked), n_asked, -numpy.inf)
 
     def item_vector(self, item: int) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the vector of one name (row)."""
+        if self.added is not None and item >= self.n_built:
+            return numpy.asarray(self.added.vectors_of(numpy.asarray([item]))[0], dtype=numpy.float32)
         return numpy.asarray(
             self._require().get_item_vector(int(self.rows.row_vectors[item]) if self._shared else int(item)),
             dtype=numpy.float32,
@@ -181,7 +224,7 @@ class AnnoyNameIndex:
         meta = {
             "format_version": ARTIFACT_FORMAT_VERSION,
             "dim": self.dim,
-            "n_items": self.n_items,
+            "n_items": self.n_built,
             "n_vectors": self.n_vectors,
             "shared_vectors": self._shared,
             "n_trees": self.n_trees,
@@ -260,7 +303,7 @@ class AnnoyNameIndex:
 
     def _set_rows(self, rows: VectorRows) -> None:
         self.rows = rows
-        self.n_items = rows.n_rows
+        self.n_items = rows.n_rows + (len(self.added) if self.added is not None else 0)
         self._shared = not rows.is_identity
 
     def _require(self) -> AnnoyIndex:

@@ -15,15 +15,30 @@ to the matrix it returns. When a count does not fit (or there are 2^31 non-zeros
 The same class holds the transposed matrix (terms × names: the postings of an inverted index).
 """
 
+import copy
 import itertools
 from array import array
 from pathlib import Path
-from typing import Callable, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    Callable,
+    Dict,
+    Hashable,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 import numpy
 import scipy.sparse as sp
 
 from ..errors import ArtifactError
+from .added_rows import AddedRows, join_hits
 from .shared_vectors import VectorRows
 
 
@@ -562,21 +577,59 @@ def without_common_terms(queries: sp.csr_matrix, df: numpy.ndarray, max_count: i
     return sp.csr_matrix((queries.data[keep], queries.indices[keep], indptr), shape=queries.shape)
 
 
+NC = TypeVar("NC", bound="NameCounts")
+
+
 class NameCounts:
     """Base of the TF-IDF indexes over reference names (char n-grams, words): `counts`, stored rows × terms.
 
     Names whose terms are the same share one stored row (`shared`: name → row, None when every name has its own):
     the idf and the document frequencies count names, so every score is the one an index with a row per name
     gives, and searches answer with name rows (`ranked_names`).
+
+    Names added after the fit (`with_added_names`) are a side block (`added_rows.AddedRows`, weighted with the
+    fitted vocabulary and idf): searches join its hits to the stored rows' and `name_cosines` scores them; `n_names`
+    and everything saved stay those of the fitted names.
     """
 
     counts: TfMatrix
     shared: Optional[VectorRows] = None
+    added: Optional[AddedRows] = None
+
+    def transform(self, strings: Sequence[str]) -> sp.csr_matrix:
+        """RETURNS (sp.csr_matrix): the L2-normalised TF-IDF rows of strings (each index defines its terms)."""
+        raise NotImplementedError
 
     @property
     def n_names(self) -> int:
-        """RETURNS (int): Number of fitted names."""
+        """RETURNS (int): Number of fitted names (the added ones not counted)."""
         return self.shared.n_rows if self.shared is not None else self.counts.shape[0]
+
+    @property
+    def n_searched(self) -> int:
+        """RETURNS (int): the names searched: the fitted ones and the added ones."""
+        return self.n_names + (len(self.added) if self.added is not None else 0)
+
+    def with_added_names(self: NC, names: Sequence[str]) -> NC:
+        """RETURNS (NameCounts): a copy of this index (sharing the fitted one) that also scores `names`, as the
+        names after its last, with the fitted vocabulary and idf (terms it never saw are left out)."""
+        weights = sp.csr_matrix(self.transform(list(names)), dtype=numpy.float32)
+        twin = copy.copy(self)
+        twin.added = AddedRows(self.n_names, weights) if self.added is None else self.added.appended(weights)
+        return twin
+
+    def join_added(
+        self,
+        query_vectors: sp.csr_matrix,
+        found: Tuple[numpy.ndarray, numpy.ndarray],
+        k: int,
+        columns: Optional[numpy.ndarray] = None,
+    ) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """RETURNS: a search's hits over the fitted names (`found`) with the added names that rank among the `k`
+        best (`added_rows.join_hits`); `found` itself when there are none. columns: the terms that count."""
+        if self.added is None or not query_vectors.shape[0]:
+            return found
+        return join_hits(found, self.added.search(query_vectors, k, columns), k, 0.0)
 
     @property
     def n_rows(self) -> int:
@@ -597,8 +650,24 @@ class NameCounts:
         return self.counts.rows(self.shared.row_vectors)
 
     def name_cosines(self, query_vectors: sp.csr_matrix, name_indices: Sequence[Sequence[int]]) -> List[numpy.ndarray]:
-        """`pair_cosines` of each query with its candidate names (name rows, mapped to the stored rows)."""
-        return pair_cosines(query_vectors, self.counts, name_indices, self.shared)
+        """`pair_cosines` of each query with its candidate names (name rows, mapped to the stored rows; added
+        names scored by their side block)."""
+        if self.added is None:
+            return pair_cosines(query_vectors, self.counts, name_indices, self.shared)
+        first = self.added.first_row
+        fitted = [[int(i) for i in names if i < first] for names in name_indices]
+        out = pair_cosines(query_vectors, self.counts, fitted, self.shared)
+        for q, names in enumerate(name_indices):
+            places = [j for j, i in enumerate(names) if i >= first]
+            if not places:
+                continue
+            scores = numpy.empty(len(names), dtype=numpy.float32)
+            is_added = numpy.zeros(len(names), dtype=bool)
+            is_added[places] = True
+            scores[~is_added] = out[q]
+            scores[is_added] = self.added.cosines(query_vectors, [q] * len(places), [names[j] for j in places])
+            out[q] = scores
+        return out
 
     def ranked_names(
         self, row_ids: numpy.ndarray, scores: numpy.ndarray, k: int

@@ -131,7 +131,8 @@ class NameTokenIndex(NameCounts):
         out_score = numpy.zeros((n_queries, k), dtype=numpy.float32)
         if not n_queries or not self.n_names:
             return out_idx, out_score
-        return self.ranked_names(*top_k_postings(query_vectors, self.postings, k, chunk_size), k)
+        found = self.ranked_names(*top_k_postings(query_vectors, self.postings, k, chunk_size), k)
+        return self.join_added(query_vectors, found, k)
 
     def rare_search(self, query_vectors: sp.csr_matrix, k: int, max_df: float) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """`search` with only the query terms found in at most `max_df` of the names (short posting lists)."""

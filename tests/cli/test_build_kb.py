@@ -2,6 +2,8 @@ import json
 
 from cli_support import CELL_LINES, link
 
+from spacy_nseen.synonyms.review_file import ReviewRow, write_review_file
+
 
 def test_build_kb_with_an_encoder_of_another_reference_set(run_cli, tmp_path, linker_dirs):
     """A linker directory serves as the encoder; its sizes come from its own encoder.json."""
@@ -59,3 +61,37 @@ def test_build_kb_fits_a_nil_model_that_leaves_made_up_names_unlinked(run_cli, t
                                                     ("Qz-771", "")]
     run_cli("build-kb", str(CELL_LINES), "plain", "--encoder", str(linker_dirs["uniprot"]), "--no-nil")
     assert not (tmp_path / "plain" / "nil_model.json").exists()
+
+
+def test_build_kb_adds_the_accepted_rows_of_review_files_as_discovered_names(run_cli, tmp_path, linker_dirs):
+    rows = [ReviewRow("Zorbla-7 cells", "cells", "CVCL_0030", "HeLa", 0.9, decision="accept"),
+            ReviewRow("HEK-Qx", "cells", "CVCL_0045", "HEK293", 0.8, decision="accept"),
+            ReviewRow("HELA", "cells", "CVCL_0030", "HeLa", 0.9, decision="accept"),  # already a name
+            ReviewRow("Nope cells", "cells", "CVCL_0045", "HEK293", 0.4, decision="reject"),
+            ReviewRow("Brainy", "other_kb", "X:1", "?", 0.9, decision="accept")]
+    write_review_file(tmp_path / "review.tsv", rows, {"corpus": "captions-2024"})
+    result = run_cli("build-kb", str(CELL_LINES), "cells", "--encoder", str(linker_dirs["encoder"]), "--no-nil",
+                     "--extra-names", str(tmp_path / "review.tsv"))
+    assert "2 added as kind 'discovered' {'captions-2024': 2}, 1 already names of their entity" in result.stdout
+    meta = json.loads((tmp_path / "cells" / "linker.json").read_text())
+    assert meta["n_names"] == 22 and "added_names" not in meta  # built with the names: no side block
+    assert meta["discovered_names"] == {"n_names": 2, "sources": {"captions-2024": 2}, "n_added_after_build": 0}
+    doc = link(tmp_path / "cells", "Zorbla-7 cells and HEK-Qx", ["Zorbla-7 cells", "HEK-Qx"])
+    assert [e.kb_id_ for e in doc.ents] == ["CVCL_0030", "CVCL_0045"]
+
+
+def test_build_kb_extra_names_errors_name_the_file_and_the_unknown_ids(run_cli, tmp_path, linker_dirs):
+    review = tmp_path / "review.tsv"
+    write_review_file(review, [ReviewRow("Qz", "cells", "CVCL_NOPE", "?", 0.9, decision="accept")], {})
+    args = ["build-kb", str(CELL_LINES), "cells", "--encoder", str(linker_dirs["encoder"]), "--no-nil", "--extra-names"]
+    result = run_cli(*args, str(review), check=False)
+    assert result.returncode == 1 and "CVCL_NOPE" in result.stderr and "Traceback" not in result.stderr
+    assert "1 unknown id(s) left out: CVCL_NOPE" in run_cli(*args, str(review), "--skip-unknown").stdout
+    review.write_text(review.read_text().replace("accept", "maybe"), encoding="utf8")
+    result = run_cli(*args, str(review), check=False)
+    assert result.returncode == 1 and "review.tsv: line" in result.stderr and "'maybe'" in result.stderr
+    result = run_cli(*args[:-1], "--kb-name", "uniprot", "--extra-names", str(review.with_name("none.tsv")), check=False)
+    assert result.returncode == 1 and "none.tsv: review file not found" in result.stderr
+    write_review_file(review, [ReviewRow("Qz", "chebi", "CHEBI:1", "?", 0.9, decision="accept")], {})
+    result = run_cli(*args, str(review), check=False)
+    assert result.returncode == 1 and "has accepted rows for ['chebi'] only, none for 'cells'" in result.stderr

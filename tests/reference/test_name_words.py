@@ -61,3 +61,9 @@ def test_each_answer_is_read_once_per_entity_and_mention(monkeypatch):
     monkeypatch.setattr(module, "MAX_ANSWERS", 1)
     found.longer_name_entities([a, b], "protein")
     assert len(found._answers) == 1
+
+
+def test_discovered_names_are_not_read():
+    reference = ReferenceSet.from_rows([("E:1", "p38", "synonym"), ("E:2", "p38", "synonym")])
+    grown = reference.with_names([1, 0], ["p38 kinase X", "MAP kinase p38 alpha"], ["discovered", "alternative"])
+    assert NameWords(grown).longer_name_entities([0, 1], "p38") == {0}

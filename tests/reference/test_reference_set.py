@@ -114,3 +114,16 @@ def test_other_errors_name_the_file(tmp_path):
     truncated.write_bytes(gzip.compress(TSV.encode("utf8") * 50)[:-30])
     with pytest.raises(ArtifactError, match="cannot be read"):
         ReferenceSet.from_tsv(truncated)
+
+
+def test_with_names_appends_rows_of_existing_entities():
+    reference = ReferenceSet.from_rows([("E:1", "alpha", "name"), ("E:2", "beta", "name")])
+    for base in (reference, ReferenceSet.from_arrays(reference.to_arrays())):  # names as a list, and as TextLines
+        grown = base.with_names([1, 0], ["B-1", "a1"], ["discovered", "discovered"])
+        assert list(grown.names) == ["alpha", "beta", "B-1", "a1"] and grown.name_entity.tolist() == [0, 1, 1, 0]
+        assert grown.kinds[2:] == ["discovered"] * 2 and list(base.names) == ["alpha", "beta"]
+        assert grown.names_of("E:2") == ["beta", "B-1"]
+    with pytest.raises(ValueError, match="out of range"):
+        reference.with_names([2], ["x"], [""])
+    with pytest.raises(ValueError, match="line breaks"):
+        reference.with_names([0], ["x\ny"], [""])

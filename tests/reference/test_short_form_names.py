@@ -1,7 +1,13 @@
 from spacy_nseen.linker.exact_ranking import names_per_entity
 from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
 from spacy_nseen.reference.reference_set import ReferenceSet
-from spacy_nseen.reference.short_form_names import derived_rows, short_form_rows, with_short_forms
+from spacy_nseen.reference.short_form_names import (
+    SHORT_FORM_KINDS,
+    derived_rows,
+    is_derived_kind,
+    short_form_rows,
+    with_short_forms,
+)
 
 ROWS = [
     ("UniProt:Q9H492", "Autophagy-related protein LC3 A", "alternative"),
@@ -52,3 +58,8 @@ def test_a_short_form_is_searched_but_never_an_exact_match(toy_encoder):
     assert linker.exact_names.lookup("MAP1LC3A")  # real names still match
     ids = {c.kb_id for c in linker.link(["LC3"], top_k=2)[0]}
     assert ids == {"UniProt:Q9H492", "UniProt:Q9GZQ8"}
+
+
+def test_the_derived_kinds_are_the_short_form_kinds():
+    assert all(is_derived_kind(kind) for kind in SHORT_FORM_KINDS.values())
+    assert not is_derived_kind("discovered") and not is_derived_kind("gene_primary")
