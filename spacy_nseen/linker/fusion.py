@@ -187,8 +187,10 @@ class Fusion:
         return [SearchedPool.of(pool, scores) for pool, scores in zip(pools, fused)]
 
     def clear_cache(self) -> None:
-        """Forget the searches kept (`search_cache`)."""
+        """Forget the searches kept (`search_cache`) and the name-words answers (`NameWords`)."""
         self.searches.clear()
+        if self.exact is not None:
+            self.exact.name_words.clear()
 
     def probabilities(
         self,

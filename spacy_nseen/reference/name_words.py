@@ -77,6 +77,10 @@ class NameWords:
         order, starts = self._index
         return order[starts[entity] : starts[entity + 1]]
 
+    def clear(self) -> None:
+        """Forget the answers kept (`longer_name_entities`)."""
+        self._answers.clear()
+
     def longer_name_entities(self, entities: Iterable[int], mention: str) -> Set[int]:
         """RETURNS (Set[int]): those of `entities` one of whose longer names holds the mention's words (the
         mention is split into words once for all of them; each entity's answer for a mention is kept, as the same

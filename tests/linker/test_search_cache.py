@@ -85,7 +85,9 @@ def test_a_mention_is_searched_once_under_many_contexts(linker: KnowledgeBaseLin
     linker.link(["autophagy protein"] * 4, top_k=2, organisms=[OrganismContext(MOUSE, c) for c in confidences])
     linker.link(["autophagy protein"], top_k=2, organisms=[OrganismContext(HUMAN, 0.77)])
     assert searched == ["autophagy protein"]
-    linker.clear_cache()  # the linker's cache and the searches
+    fusion.exact.name_words._answers[(0, "x")] = True
+    linker.clear_cache()  # the linker's cache, the searches and the name-words answers
+    assert not fusion.exact.name_words._answers
     linker.link(["autophagy protein"], top_k=2, organisms=[OrganismContext(HUMAN, 0.77)])
     assert searched == ["autophagy protein"] * 2
 
