@@ -70,6 +70,15 @@ def select_documents(mentions: Sequence[Any], half: str) -> List[Any]:
     return [m for m in mentions if in_document_half(m.pmc_id, half)]
 
 
+def organisms_hits1(by_organism: Dict[str, Dict[str, float]], organisms: Sequence[str]) -> Optional[float]:
+    """Hits@1 over the occurrences whose gold ids all belong to `organisms` (per-organism table labels such as
+    "human", "mouse"; a label "human+mouse" counts when each part is listed); None when there are none."""
+    wanted = {name.strip() for name in organisms}
+    rows = [row for label, row in by_organism.items() if set(label.split("+")) <= wanted]
+    queries = sum(row["queries"] for row in rows)
+    return sum(row["hits@1"] * row["queries"] for row in rows) / queries if queries else None
+
+
 def hits_at_k(ranked: Sequence[Sequence[str]], golds: Sequence[frozenset],
               ks: Sequence[int] = KS) -> Dict[str, float]:
     """Fraction of queries with a gold id among the top-k distinct ids.
@@ -283,7 +292,7 @@ def main(
     headline: Optional[Path] = typer.Option(None, "--headline", help="Write headline figures into this JSON (results/headline.json)"),
     headline_key: Optional[List[str]] = typer.Option(
         None, "--headline-key",
-        help="KEY=SYSTEM: the system's Hits@1 per occurrence written as KEY into --headline (repeatable)"),
+        help="KEY=SYSTEM[@ORGANISM,...]: the system's Hits@1 per occurrence (only of gold mentions of those organisms, labels of the per-organism table, with --organisms) written as KEY into --headline (repeatable)"),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant",
         help="Extra nseen system with other linker settings, e.g. 'nseen_nosparse:sparse_weight=0' (repeatable)"),
@@ -416,10 +425,18 @@ def main(
 
         values = {}
         for spec in headline_key:
-            key, _, system = spec.partition("=")
+            key, _, target = spec.partition("=")
+            system, _, organisms = target.partition("@")
             if system not in results["systems"]:
                 msg.fail(f"--headline-key {spec}: no system {system!r} in this evaluation", exits=1)
-            values[key] = round(results["systems"][system]["per_occurrence"]["hits@1"], 4)
+            if organisms:
+                by_organism = results["systems"][system].get("per_organism_hits@1", {})
+                value = organisms_hits1(by_organism, organisms.split(","))
+                if value is None:
+                    msg.fail(f"--headline-key {spec}: no gold mention of {organisms} (run with --organisms)", exits=1)
+                values[key] = round(value, 4)
+            else:
+                values[key] = round(results["systems"][system]["per_occurrence"]["hits@1"], 4)
         update_headline(headline, values, command)
         msg.info(f"headline {values} -> {headline}")
 

@@ -9,7 +9,15 @@ import pytest
 from typer.testing import CliRunner
 
 from training.common.bioid import kb_queries, read_mentions
-from training.evaluation.evaluate import LinkerRanker, app, evaluate_rankers, hits_at_k, select_documents, split_in_kb
+from training.evaluation.evaluate import (
+    LinkerRanker,
+    app,
+    evaluate_rankers,
+    hits_at_k,
+    organisms_hits1,
+    select_documents,
+    split_in_kb,
+)
 
 FIX = Path(__file__).parents[2] / "fixtures" / "eval"
 Candidate = namedtuple("Candidate", ["kb_id", "name", "score"])
@@ -194,3 +202,11 @@ def test_cli_abbreviation_lexicon_applies_to_its_half_of_the_documents(tmp_path)
                           (str(tmp_path / "missing.json"), "abbreviation lexicon not found")):
         result = CliRunner().invoke(app, base + ["--abbreviation-lexicon", spec, "--output", str(tmp_path / "x")])
         assert result.exit_code == 1 and problem in result.output
+
+
+def test_organisms_hits1_weighs_the_listed_organisms_rows_by_their_queries():
+    table = {"human": {"queries": 30, "hits@1": 0.9}, "mouse": {"queries": 10, "hits@1": 0.5},
+             "human+mouse": {"queries": 2, "hits@1": 1.0}, "7227": {"queries": 50, "hits@1": 0.1}}
+    assert organisms_hits1(table, ["human", "mouse"]) == pytest.approx((27 + 5 + 2) / 42)
+    assert organisms_hits1(table, ["human"]) == pytest.approx(0.9)
+    assert organisms_hits1(table, ["rat"]) is None
