@@ -236,8 +236,8 @@ class OrganismAssigner:
         if _fission_article(article_counts) and figure_counts.get(YEAST):
             figure_counts = _yeast_as_fission(figure_counts)  # the figure's panels are of the same article
         user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
-        evidence = scanned if reusable_scan(scanned, text, offsets) else self.scan(text, skip=offsets)
-        assert evidence is not None
+        reuse = scanned is not None and reusable_scan(scanned, text, offsets)
+        evidence = scanned if scanned is not None and reuse else self.scan(text, skip=offsets)
         if evidence.names_fission_yeast() or (
             YEAST not in evidence.named_taxa() and (_fission_context(article_counts) or _fission_context(figure_counts))
         ):
