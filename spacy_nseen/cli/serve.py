@@ -55,7 +55,7 @@ def serve_command(
     if not Path(pipeline).exists() and not is_package(pipeline):
         msg.fail(f"--pipeline {pipeline!r} is neither a path nor an installed pipeline package")
         raise typer.Exit(2)
-    settings = ServiceSettings(pipeline, limits, tuple(cors_origins), log_texts)
+    settings = ServiceSettings(pipeline, limits, tuple(cors_origins), log_texts, workers)
     os.environ[ENV_VAR] = settings.to_env()
     msg.info(f"serving {pipeline} on http://{host}:{port}/ with {workers} worker(s); API at /v1, docs at /docs")
     uvicorn.run(

@@ -17,6 +17,9 @@ For a batch of distinct mentions (`signals.Queries`):
    member suffix (`ATG16L` for yeast `Atg16`: `organisms.paralog_suffix`), rank with them
    (`OrganismSignal.over_exact`).
 `mode="dense"` is the dense signal alone (the paper's retrieval).
+Steps 1-3 read no organism context beyond the exact matches it leaves and the short-cut it decides, so their
+result (the pool and its fused scores) is kept per mention string (`search_cache`): the same name under another
+organism context is ranked again (step 4), not searched again.
 5. the decision (`signals.nil`, switched by `nil_decision`) reads the ranked entities of each mention: the
    probability that its best entity is right, the link's score and whether it is kept at a threshold
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
@@ -35,6 +38,7 @@ from .added_names import discovered_rows
 from .candidate import Candidate
 from .linker_parts import LinkerParts
 from .rank_keys import RANK_KEYS, PoolNames, RankKey, rank_order
+from .search_cache import SEARCH_CACHE_SIZE, SearchCache, SearchedPool, SearchKey, search_key
 from .settings import LinkerSettings
 from .signals import DECISIONS, SCORING_SIGNALS, Queries, Verdict, verdict
 from .signals.base import OrganismScope, ScoringSignal
@@ -102,6 +106,8 @@ class Fusion:
         self.rank_keys: Sequence[RankKey] = RANK_KEYS
         stages = (cls.from_linker(linker, settings, mode) for cls in DECISIONS)
         self.decision = next((stage for stage in stages if stage is not None), None)
+        # the organism-independent searches of recent mentions (off with the linker's cache: `cache_size` 0)
+        self.searches = SearchCache(min(SEARCH_CACHE_SIZE, settings.cache_size))
 
     def signal(self, cls: Type[S]) -> Optional[S]:
         """RETURNS: the signal of this class in use, or None."""
@@ -120,12 +126,48 @@ class Fusion:
             self.exact.match(queries, self.organism.allowed_rows)
         # With the short-cut, mentions that match names exactly are not searched (unless all their exact matches
         # are of other organisms than the assigned one: `OrganismSignal.foreign_exact_only`).
-        shortcut = [
-            bool(exact) and settings.exact_short_cut and not self.organism.foreign_exact_only(exact, context)
+        searched = [
+            not (bool(exact) and settings.exact_short_cut and not self.organism.foreign_exact_only(exact, context))
             for exact, context in zip(queries.exact, contexts)
         ]
-        queries.searched = [r for r, skip in enumerate(shortcut) if not skip]
-        pools: List[List[int]] = [[] for _ in mentions]
+        found = self.searched_pools(queries, searched)
+        return [
+            self.collapse(pool.pool(), pool.scores, queries.exact[row], top_k, contexts[row], queries.written[row])
+            for row, pool in enumerate(found)
+        ]
+
+    def searched_pools(self, queries: Queries, searched: Sequence[bool]) -> List[SearchedPool]:
+        """RETURNS (List[SearchedPool]): per mention, its pool and fused scores: kept from an earlier search of the
+        same mention, exact matches and short-cut (`search_cache`), else searched now, all such mentions at once."""
+        keys = [
+            search_key(queries.written[row], queries.texts[row], searched[row], queries.exact[row])
+            for row in range(len(queries))
+        ]
+        out: List[Optional[SearchedPool]] = [self.searches.get(key) for key in keys]
+        todo: Dict[SearchKey, List[int]] = {}
+        for row, key in enumerate(keys):
+            if out[row] is None:
+                todo.setdefault(key, []).append(row)
+        if todo:
+            first = [rows[0] for rows in todo.values()]
+            batch = Queries(
+                [queries.written[r] for r in first],
+                [queries.texts[r] for r in first],
+                [queries.contexts[r] for r in first],
+            )
+            batch.exact = [queries.exact[r] for r in first]
+            batch.searched = [i for i, r in enumerate(first) if searched[r]]
+            for (key, rows), pool in zip(todo.items(), self.search(batch)):
+                self.searches.put(key, pool)
+                for row in rows:
+                    out[row] = pool
+        return [pool for pool in out if pool is not None]
+
+    def search(self, queries: Queries) -> List[SearchedPool]:
+        """RETURNS (List[SearchedPool]): per mention, the union of the signals' candidates (for the searched
+        mentions, `queries.searched`) and its exact matches (`queries.exact`), and their fused scores."""
+        settings = self.settings
+        pools: List[List[int]] = [[] for _ in range(len(queries))]
         searched = queries.searched
         found = [self.dense.candidates(queries, searched, settings.n_candidates)]
         if searched:
@@ -142,11 +184,13 @@ class Fusion:
             pools[row].extend(exact)
             pools[row] = list(dict.fromkeys(pools[row]))
         fused = self.fused_scores(queries, pools)
-        out = [
-            self.collapse(pool, fused[row], queries.exact[row], top_k, contexts[row], queries.written[row])
-            for row, pool in enumerate(pools)
-        ]
-        return out
+        return [SearchedPool.of(pool, scores) for pool, scores in zip(pools, fused)]
+
+    def clear_cache(self) -> None:
+        """Forget the searches kept (`search_cache`) and the name-words answers (`NameWords`)."""
+        self.searches.clear()
+        if self.exact is not None:
+            self.exact.name_words.clear()
 
     def probabilities(
         self,

@@ -163,7 +163,10 @@ class KnowledgeBaseLinker:
         return twin
 
     def clear_cache(self) -> None:
+        """Forget the linked mentions and their searches (`Fusion.searches`)."""
         self._cache.clear()
+        for fusion in self.__dict__.get("_fusions", {}).values():
+            fusion.clear_cache()
 
     def add_names(self, names: Sequence[Tuple[str, str, str]], source: str, *, skip_unknown: bool = False) -> int:
         """Add names to entities of this linker, without a rebuild (see `linker.added_names`): the exact keys, the

@@ -46,6 +46,10 @@ _SEPARATOR = " "  # between the tokens of a key (tokens never contain a space)
 _MULTIPLIER = numpy.uint64(1099511628211)  # the rolling hash's base (odd; uint64 arithmetic wraps mod 2**64)
 _WORD_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
 CAPTION_DASH = "\u2010"  # how the Bio-ID captions write a name's hyphen (`Y‐27632`, `anti‐LC3`)
+# The look-up's filter: one bit per value of a hash's low bits (2**23 bits, 1 MB), set for the listed names, so
+# that most of a doc's token runs (no name) are ruled out without a binary search of the sorted hashes.
+FILTER_BITS = 23
+_FILTER_MASK = numpy.uint64((1 << FILTER_BITS) - 1)
 
 
 def spellings(name: str) -> List[str]:
@@ -127,6 +131,7 @@ class Gazetteer(Pipe):
         # string, 1.5 MB compressed; as a list of strings they took 15 MB)
         self._packed_text = zlib.compress(b"", 1)
         self._hashes = numpy.zeros(0, dtype=numpy.uint64)
+        self._filter: Optional[numpy.ndarray] = None  # built on the first look-up (`_name_filter`)
         self._lengths: List[int] = []
 
     def __len__(self) -> int:
@@ -172,10 +177,26 @@ class Gazetteer(Pipe):
             return False
         return bool(self._listed(numpy.asarray([key_hash(key.split(_SEPARATOR))], dtype=numpy.uint64))[0])
 
+    def _name_filter(self) -> numpy.ndarray:
+        """RETURNS (numpy.ndarray): uint8, the bits of the listed names' low hash bits (`FILTER_BITS`)."""
+        if self._filter is None:
+            bits = numpy.zeros(1 << (FILTER_BITS - 3), dtype=numpy.uint8)
+            slots = (self._hashes & _FILTER_MASK).astype(numpy.int64)
+            numpy.bitwise_or.at(bits, slots >> 3, numpy.left_shift(1, slots & 7).astype(numpy.uint8))
+            self._filter = bits
+        return self._filter
+
     def _listed(self, hashes: numpy.ndarray) -> numpy.ndarray:
-        """RETURNS (numpy.ndarray): bool, whether each uint64 key hash is a listed name's (the list is not empty)."""
-        at = numpy.minimum(self._hashes.searchsorted(hashes), len(self._hashes) - 1)
-        return self._hashes[at] == hashes
+        """RETURNS (numpy.ndarray): bool, whether each uint64 key hash is a listed name's (the list is not empty):
+        the hashes that pass the filter are searched in the sorted hashes."""
+        slots = (hashes & _FILTER_MASK).astype(numpy.int64)
+        maybe = numpy.flatnonzero((self._name_filter()[slots >> 3] >> (slots & 7)) & 1)
+        out = numpy.zeros(len(hashes), dtype=bool)
+        if len(maybe):
+            wanted = hashes[maybe]
+            at = numpy.minimum(self._hashes.searchsorted(wanted), len(self._hashes) - 1)
+            out[maybe] = self._hashes[at] == wanted
+        return out
 
     def add_names(self, names: Iterable[str]) -> int:
         """Tokenize and add names (each in its `spellings` with `caption_dashes`). RETURNS (int): how many new keys
@@ -200,6 +221,7 @@ class Gazetteer(Pipe):
     def _set_state(self, text: str, hashes: numpy.ndarray, lengths: Iterable[int]) -> None:
         self._packed_text = zlib.compress(text.encode("utf8"), 1)
         self._hashes = hashes
+        self._filter = None
         self._lengths = sorted(set(lengths), reverse=True)  # the names' numbers of tokens, longest first
 
     def matches(
@@ -214,12 +236,14 @@ class Gazetteer(Pipe):
         rolled = {} if rolled is None else rolled
         attr = "LOWER" if self.lowercase else "ORTH"
         found: Dict[int, List[int]] = {}  # start → lengths that match there, longest first
-        for n_tokens in self._lengths:
-            hashes = doc_hashes(doc, attr, n_tokens, rolled)
-            if not len(hashes):
-                continue
-            for start in numpy.flatnonzero(self._listed(hashes)).tolist():
+        lengths = [n_tokens for n_tokens in self._lengths if n_tokens <= len(doc)]
+        runs = [doc_hashes(doc, attr, n_tokens, rolled) for n_tokens in lengths]
+        listed = self._listed(numpy.concatenate(runs)) if runs else numpy.zeros(0, dtype=bool)  # one look-up
+        offset = 0
+        for n_tokens, hashes in zip(lengths, runs):
+            for start in numpy.flatnonzero(listed[offset : offset + len(hashes)]).tolist():
                 found.setdefault(start, []).append(n_tokens)
+            offset += len(hashes)
         end_of_last = 0
         for start in sorted(found):
             if start < end_of_last or start in taken:

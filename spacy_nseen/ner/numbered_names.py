@@ -52,9 +52,13 @@ class NumberedNames:
         for doc in stream:
             yield self(doc)
 
-    def number_end(self, doc: Doc, ent: Span) -> int:
-        """RETURNS (int): the token index the entity should end at: after its number, or `ent.end` unchanged."""
-        text, end_char = doc.text, ent.end_char
+    def number_end(self, doc: Doc, ent: Span, text: Optional[str] = None) -> int:
+        """RETURNS (int): the token index the entity should end at: after its number, or `ent.end` unchanged.
+
+        text (Optional[str]): `doc.text`, when the caller has it (spaCy joins the tokens again at each read).
+        """
+        text = doc.text if text is None else text
+        end_char = ent.end_char
         if ent.label_ not in self.labels or not text[end_char - 1].isalpha():
             return ent.end
         match = NUMBER_AFTER_DASH.match(text, end_char)
@@ -70,8 +74,9 @@ class NumberedNames:
         """RETURNS (Optional[List[Span]]): the doc's entities with the extended ones, or None when none changes."""
         ents = list(doc.ents)
         changed = False
+        text = doc.text if ents else ""
         for i, ent in enumerate(ents):
-            end = self.number_end(doc, ent)
+            end = self.number_end(doc, ent, text)
             next_start = ents[i + 1].start if i + 1 < len(ents) else len(doc)
             if end > ent.end and end <= next_start:
                 ents[i] = Span(doc, ent.start, end, label=ent.label, kb_id=ent.kb_id)

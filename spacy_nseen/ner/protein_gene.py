@@ -45,7 +45,8 @@ def word_shape(text: str) -> str:
 
 def caption_features(doc: Doc) -> List[str]:
     """RETURNS (List[str]): the features every entity of the doc shares: its words, lower-cased, as a bag."""
-    return ["cw=" + w for w in sorted({t.lower_ for t in doc})]
+    strings = doc.vocab.strings  # the tokens' LOWER ids, read at once (not a Token object per token)
+    return ["cw=" + w for w in sorted({strings[h] for h in doc.to_array("LOWER").tolist()})]
 
 
 def entity_features(doc: Doc, start: int, end: int, *, with_caption: bool = True) -> List[str]:

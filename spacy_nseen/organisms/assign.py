@@ -112,6 +112,14 @@ class DocumentOrganisms:
     scores: Dict[int, float] = field(default_factory=dict)
 
 
+def reusable_scan(scanned: Optional[TextEvidence], text: str, skip: Sequence[Tuple[int, int]]) -> bool:
+    """Whether a scan of `text` with nothing skipped is the scan with `skip` (the mentions) skipped: skipping only
+    keeps cell lines off the skipped ranges, so when no hit touches one, both scans read the text alike."""
+    if scanned is None or scanned.text != text:
+        return False
+    return not any(h.start < end and start < h.end for h in scanned.hits for start, end in skip)
+
+
 class OrganismAssigner:
     """Assigns an organism to protein mentions of a text from the evidence around them."""
 
@@ -203,12 +211,15 @@ class OrganismAssigner:
         figure_texts: Optional[Iterable[str]] = None,
         figure_counts: Optional[Mapping[int, float]] = None,
         forms: Optional[Sequence[Optional[str]]] = None,
+        scanned: Optional[TextEvidence] = None,
     ) -> DocumentOrganisms:
         """Assign organisms to mentions given as character offsets into a text (no spaCy needed).
 
         forms (Optional[Sequence[Optional[str]]]): per mention, the text whose form (`hTERT`, `Trp53`) is read, where
             it is not the mention itself: the token a component cut the mention from (`hTau` for `Tau`,
             `nseen_glued_names`), so that the cut keeps the organism the whole token said. None: the mentions.
+        scanned (Optional[TextEvidence]): the text as `scan` read it with no mention skipped (an article's reading of
+            it): used as is when none of its hits touches a mention (`reusable_scan`), else the text is scanned again.
         RETURNS (DocumentOrganisms): As `assign`.
         """
         if forms is not None and len(forms) != len(offsets):
@@ -225,7 +236,8 @@ class OrganismAssigner:
         if _fission_article(article_counts) and figure_counts.get(YEAST):
             figure_counts = _yeast_as_fission(figure_counts)  # the figure's panels are of the same article
         user = [canonical_taxon(int(t)) for t in organisms] if organisms else []
-        evidence = self.scan(text, skip=offsets)
+        reuse = scanned is not None and reusable_scan(scanned, text, offsets)
+        evidence = scanned if scanned is not None and reuse else self.scan(text, skip=offsets)
         if evidence.names_fission_yeast() or (
             YEAST not in evidence.named_taxa() and (_fission_context(article_counts) or _fission_context(figure_counts))
         ):

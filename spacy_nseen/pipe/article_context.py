@@ -102,6 +102,20 @@ class ArticleContext:
         found.update({short: own[short] for short in shorts if short in own})
         return found
 
+    def _read(self, assigner: OrganismAssigner) -> Tuple[List[TextEvidence], ContextEvidence]:
+        """RETURNS: the article's texts as `assigner` scans them (each text once), and their context evidence."""
+        key = assigner.scan_key()
+        if key not in self._scans:
+            scans = [assigner.scan(text) for text in self.texts]
+            self._scans[key] = (scans, ContextEvidence(scans))
+        return self._scans[key]
+
+    def text_scan(self, index: int, assigner: OrganismAssigner) -> TextEvidence:
+        """RETURNS (TextEvidence): text `index` as `assigner` scans it for the article (no mention skipped), which
+        `OrganismAssigner.assign_text` reuses where the text's mentions leave the scan the same (`scanned`)."""
+        self._check(index)
+        return self._read(assigner)[0][index]
+
     def organism_counts(self, index: int, assigner: OrganismAssigner) -> Tuple[TextCounts, TextCounts]:
         """The organism evidence of text `index`'s context, as `assigner` scans texts: the article's other texts'
         counts and its figure's other panels' (`OrganismAssigner.assign_text`'s `article_counts`, `figure_counts`).
@@ -110,10 +124,7 @@ class ArticleContext:
         """
         self._check(index)
         key = assigner.scan_key()
-        if key not in self._scans:
-            scans = [assigner.scan(text) for text in self.texts]
-            self._scans[key] = (scans, ContextEvidence(scans))
-        scans, article = self._scans[key]
+        scans, article = self._read(assigner)
         figure_counts: TextCounts = {}
         figure = self._figure(index)
         if figure is not None and len(self._groups[figure]) > 1:

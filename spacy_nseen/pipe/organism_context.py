@@ -58,9 +58,10 @@ def organism_contexts(
     assigned = {}
     found: Optional[List[int]] = None
     if with_taxa and assigner is not None:
-        article_counts = figure_counts = None
+        article_counts = figure_counts = scanned = None
         if article is not None:
             article_counts, figure_counts = article.context.organism_counts(article.position, assigner)
+            scanned = article.context.text_scan(article.position, assigner)
         result = assigner.assign_text(
             text,
             [offsets[i] for i in with_taxa],
@@ -70,6 +71,7 @@ def organism_contexts(
             figure_texts=figure_texts,
             figure_counts=figure_counts,
             forms=[forms[i] for i in with_taxa] if forms else None,
+            scanned=scanned,
         )
         found = list(result.organisms)
         assigned = {

@@ -14,6 +14,7 @@ the mention after "of", "to", "for" or "with" (`Neurally-enriched homolog of PTB
 """
 
 import re
+from collections import OrderedDict
 from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
@@ -24,6 +25,8 @@ from .reference_set import DISCOVERED_KIND, ReferenceSet
 WORD = re.compile(r"[^\W_]+")
 # A mention after one of these words is what the name relates to, not what it names.
 RELATING_WORDS: FrozenSet[str] = frozenset({"of", "to", "for", "with"})
+# (entity, mention) answers of `NameWords.longer_name_entities` kept (the oldest dropped first).
+MAX_ANSWERS = 50_000
 
 
 def words(text: str) -> List[str]:
@@ -59,6 +62,7 @@ class NameWords:
     def __init__(self, reference_set: ReferenceSet) -> None:
         self.reference_set = reference_set
         self._index: Optional[Tuple[numpy.ndarray, numpy.ndarray]] = None
+        self._answers: OrderedDict[Tuple[int, str], bool] = OrderedDict()  # (entity, mention) → answer
 
     def rows_of(self, entity: int) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the name rows of one entity (not its discovered names, added from review files:
@@ -73,19 +77,32 @@ class NameWords:
         order, starts = self._index
         return order[starts[entity] : starts[entity + 1]]
 
+    def clear(self) -> None:
+        """Forget the answers kept (`longer_name_entities`)."""
+        self._answers.clear()
+
     def longer_name_entities(self, entities: Iterable[int], mention: str) -> Set[int]:
         """RETURNS (Set[int]): those of `entities` one of whose longer names holds the mention's words (the
-        mention is split into words once for all of them)."""
+        mention is split into words once for all of them; each entity's answer for a mention is kept, as the same
+        mention is ranked again under other organism contexts: `linker.search_cache`)."""
         mention_words = words(mention)
         if not mention_words:
             return set()
         first, names = mention_words[0], self.reference_set.names
         found = set()
         for entity in entities:
-            for row in self.rows_of(entity):
-                name = names[int(row)]
-                # the first word as a substring is needed, and a far cheaper test than splitting the name into words
-                if first in name.casefold() and names_the_mention(name, mention, mention_words):
-                    found.add(entity)
-                    break
+            known = self._answers.get((entity, mention))
+            if known is None:
+                known = False
+                for row in self.rows_of(entity):
+                    name = names[int(row)]
+                    # the first word as a substring is needed, and a far cheaper test than splitting the name
+                    if first in name.casefold() and names_the_mention(name, mention, mention_words):
+                        known = True
+                        break
+                self._answers[(entity, mention)] = known
+                while len(self._answers) > MAX_ANSWERS:
+                    self._answers.popitem(last=False)
+            if known:
+                found.add(entity)
         return found

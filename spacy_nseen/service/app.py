@@ -21,6 +21,7 @@ from .page import router as page_router
 from .pipeline import ServicePipeline
 from .routes import router as api_router
 from .settings import ServiceSettings
+from .spread import SpreadMiddleware
 
 LOG = logging.getLogger("spacy_nseen.service")
 DESCRIPTION = (
@@ -113,6 +114,7 @@ def create_app(settings: ServiceSettings, service: Optional[ServicePipeline] = N
     app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.limits.max_body_bytes)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"])
+    app.add_middleware(SpreadMiddleware, gate=app.state.gate, workers=settings.workers)
     app.add_middleware(AccessLogMiddleware, log_texts=settings.log_texts)
     return app
 

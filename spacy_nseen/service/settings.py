@@ -44,12 +44,15 @@ class ServiceSettings:
     limits (ServiceLimits): Request limits.
     cors_origins (Tuple[str, ...]): Origins allowed by CORS (empty: CORS off, the default).
     log_texts (bool): Whether access logs may carry request content (off by default: texts can be unpublished).
+    workers (int): Worker processes of the server (with more than one, a busy worker hands its connections back:
+        `service.spread`).
     """
 
     pipeline: str
     limits: ServiceLimits = field(default_factory=ServiceLimits)
     cors_origins: Tuple[str, ...] = ()
     log_texts: bool = False
+    workers: int = 1
 
     def to_env(self) -> str:
         """RETURNS (str): The settings as JSON, for `ENV_VAR`."""
@@ -64,6 +67,7 @@ class ServiceSettings:
             limits=ServiceLimits(**data.get("limits", {})),
             cors_origins=tuple(data.get("cors_origins", ())),
             log_texts=bool(data.get("log_texts", False)),
+            workers=int(data.get("workers", 1)),
         )
 
     @classmethod

@@ -215,3 +215,16 @@ def test_lists_answers_whether_a_text_is_a_listed_name(nlp: Language) -> None:
     assert not lower.lists("Tau")  # nothing listed yet
     lower.add_names(["Tau", "Beclin 1"])
     assert lower.lists("TAU") and lower.lists("beclin 1") and not lower.lists("Beclin")
+
+
+def test_the_hash_filter_rules_out_only_unlisted_names() -> None:
+    gazetteer = Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8)
+    gazetteer.add_keys([f"name{i}" for i in range(5000)] + ["amino acid"])
+    listed = gazetteer._hashes
+    others = numpy.random.default_rng(0).integers(0, 2**63, 20_000, dtype=numpy.int64).astype(numpy.uint64)
+    queries = numpy.concatenate([others, listed])
+    plain = listed[numpy.minimum(listed.searchsorted(queries), len(listed) - 1)] == queries  # no filter
+    assert (gazetteer._listed(queries) == plain).all() and gazetteer._listed(listed).all()
+    assert gazetteer.lists("amino acid") and not gazetteer.lists("amino")
+    gazetteer.add_keys(["amino"])  # new names: the filter is made again
+    assert gazetteer.lists("amino")

@@ -163,3 +163,32 @@ def test_forms_name_the_text_whose_form_is_read():
     assert assigner.assign_text(text, [(start, start + 3)], forms=[None]).spans[0].taxon == 10090
     with pytest.raises(ValueError, match="one per mention"):
         assigner.assign_text(text, [(start, start + 3)], forms=[])
+
+
+SCANNED_TEXTS = [
+    ("HeLa cells expressing HEK293 and mouse Trp53 in COS-7 cells.", [(39, 44)]),
+    ("NIH 3T3 cells and PC-12 cells; Jurkat lysates blotted for AKT1.", [(59, 63)]),
+    ("HeLa cells expressing HeLa-tagged LC3.", [(22, 26), (34, 37)]),  # a mention on a cell line name
+    ("Lysates were blotted for CCl4 and p62 in U2OS cells.", [(25, 29), (34, 37)]),
+]
+
+
+@pytest.mark.parametrize("text,offsets", SCANNED_TEXTS)
+def test_a_scan_without_skips_is_reused_only_where_it_is_the_same(cell_lines, text, offsets):
+    from spacy_nseen.organisms.assign import reusable_scan
+
+    assigner = OrganismAssigner(cell_lines=cell_lines)
+    scanned = assigner.scan(text)
+    if reusable_scan(scanned, text, offsets):
+        assert scanned == assigner.scan(text, skip=offsets)
+    assert assigner.assign_text(text, offsets, scanned=scanned) == assigner.assign_text(text, offsets)
+    assert not reusable_scan(scanned, text + " ", offsets) and not reusable_scan(None, text, offsets)
+
+
+def test_a_mention_on_a_cell_line_name_is_scanned_again(cell_lines):
+    from spacy_nseen.organisms.assign import reusable_scan
+
+    text, offsets = SCANNED_TEXTS[2]
+    assert not reusable_scan(OrganismAssigner(cell_lines=cell_lines).scan(text), text, offsets)
+    text, offsets = SCANNED_TEXTS[0]
+    assert reusable_scan(OrganismAssigner(cell_lines=cell_lines).scan(text), text, offsets)

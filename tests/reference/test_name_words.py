@@ -46,6 +46,23 @@ def test_a_name_of_a_related_molecule_does_not_count():
     assert found.longer_name_entities([reference.entity_index("B:2")], "PTB") == set()
 
 
+def test_each_answer_is_read_once_per_entity_and_mention(monkeypatch):
+    import spacy_nseen.reference.name_words as module
+
+    reference = ReferenceSet.from_rows([
+        ("B:1", "40S ribosomal protein S6", "recommended"), ("A:0", "S6", "hgnc_alias"), ("B:1", "S6", "hgnc_alias"),
+    ])
+    found = NameWords(reference)
+    a, b = reference.entity_index("A:0"), reference.entity_index("B:1")
+    assert found.longer_name_entities([a, b], "S6") == {b}
+    monkeypatch.setattr(module, "names_the_mention", lambda *args: True)  # would now say yes to every name
+    assert found.longer_name_entities([b, a], "S6") == {b}  # the answers kept
+    assert found.longer_name_entities([a], "s") == {a}  # a new mention is read
+    monkeypatch.setattr(module, "MAX_ANSWERS", 1)
+    found.longer_name_entities([a, b], "protein")
+    assert len(found._answers) == 1
+
+
 def test_discovered_names_are_not_read():
     reference = ReferenceSet.from_rows([("E:1", "p38", "synonym"), ("E:2", "p38", "synonym")])
     grown = reference.with_names([1, 0], ["p38 kinase X", "MAP kinase p38 alpha"], ["discovered", "alternative"])

@@ -6,7 +6,7 @@ from spacy_nseen.service.settings import ENV_VAR, ServiceLimits, ServiceSettings
 
 
 def test_settings_round_trip_through_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = ServiceSettings("demo", ServiceLimits(max_texts=5, timeout_seconds=2.5), ("https://a.org",), True)
+    settings = ServiceSettings("demo", ServiceLimits(max_texts=5, timeout_seconds=2.5), ("https://a.org",), True, 2)
     monkeypatch.setenv(ENV_VAR, settings.to_env())
     assert ServiceSettings.from_env() == settings
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 TRAINING = Path(__file__).resolve().parents[2] / "training"
 # in import order: a step may import its own modules and those of the steps before it
-STEPS = ["common", "data", "pairs", "encoder", "linker", "ner", "evaluation", "tuning", "benchmark", "workflow"]
+STEPS = ["common", "data", "pairs", "encoder", "linker", "ner", "evaluation", "tuning", "synonyms", "benchmark", "workflow"]
 
 
 def imported_steps(path: Path):

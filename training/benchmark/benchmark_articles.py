@@ -15,7 +15,7 @@ import sys
 import time
 from itertools import groupby
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from wasabi import msg
 
@@ -38,13 +38,14 @@ def clear_caches(nlp: Any) -> None:
             pipe.article_cache = type(pipe.article_cache)()
 
 
-def timed_run(nlp: Any, make_docs: Callable[[], List[Any]]) -> float:
-    """RETURNS (float): seconds to make the docs and run the pipeline over them."""
+def timed_run(nlp: Any, make_docs: Callable[[], List[Any]]) -> Tuple[float, float]:
+    """RETURNS (Tuple[float, float]): seconds to make the docs and run the pipeline over them, wall and CPU (this
+    process: on a shared machine the CPU seconds say more than the wall seconds)."""
     clear_caches(nlp)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in nlp.pipe(make_docs()):
         pass
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def with_lists(nlp: Any, articles: Sequence[Sequence[str]], figures: Optional[Sequence[Sequence[str]]] = None) -> List[Any]:
@@ -69,13 +70,17 @@ def interleaved(nlp: Any, articles: Sequence[Sequence[str]], rounds: int, lists:
     if lists:
         runs["context_as_lists"] = lambda: with_lists(nlp, articles, figures)
     seconds: Dict[str, List[float]] = {name: [] for name in runs}
+    cpu_seconds: Dict[str, List[float]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, make in runs.items():
-            seconds[name].append(timed_run(nlp, make))
+            wall, cpu = timed_run(nlp, make)
+            seconds[name].append(wall)
+            cpu_seconds[name].append(cpu)
     out: Dict[str, Any] = {"texts": len(texts), "articles": len(articles), "rounds": rounds}
     for name, values in seconds.items():
         out[f"{name}_texts_per_s"] = [round(len(texts) / s, 1) for s in values]
         out[f"{name}_texts_per_s_median"] = round(len(texts) / statistics.median(values), 1)
+        out[f"{name}_texts_per_cpu_s_median"] = round(len(texts) / max(statistics.median(cpu_seconds[name]), 1e-9), 1)
     for name in runs:
         if name != "no_context":
             ratios = [a / b for a, b in zip(seconds["no_context"], seconds[name])]
@@ -162,6 +167,8 @@ def articles_markdown(section: Dict[str, Any]) -> List[str]:
         rows.append([size, v["texts"], v["no_context_texts_per_s_median"], v["context_texts_per_s_median"],
                      v["context_ratio"], v["context_ratio_median"], v.get("context_as_lists_ratio_median", "")])
     bioid = section.get("bioid_by_article")
+    cpu = [(name, v) for name, v in list(section.get("sizes", {}).items()) + [("Bio-ID by article", bioid or {})]
+           if "context_texts_per_cpu_s_median" in v]
     if bioid:
         rows.append([f"Bio-ID by article ({bioid['articles']} articles)", bioid["texts"], bioid["no_context_texts_per_s_median"],
                      bioid["context_texts_per_s_median"], bioid["context_ratio"], bioid["context_ratio_median"],
@@ -171,6 +178,10 @@ def articles_markdown(section: Dict[str, Any]) -> List[str]:
              f"Load average at the start {section.get('load_average_at_start')}, at the end {section.get('load_average_at_end')}.", "",
              head, "|" + "---|" * 7]
     lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    if cpu:
+        lines += ["", "Per CPU-second of the benchmark's process (medians; what the other jobs on the machine do not slow):", "",
+                  "| texts in the article | no context texts/CPU-s | context texts/CPU-s |", "|---|---|---|"]
+        lines += [f"| {name} | {v['no_context_texts_per_cpu_s_median']} | {v['context_texts_per_cpu_s_median']} |" for name, v in cpu]
     full = section.get("annotate_fulltext") or {}
     if full:
         lines += ["", "| full-text BioC articles | passages | texts/s | peak RSS (MB) | load at start |", "|---|---|---|---|---|"]

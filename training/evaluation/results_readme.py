@@ -66,6 +66,13 @@ FIGURES: Dict[str, Tuple[str, str, str]] = {
     "pipeline_peak_rss_mb": ("Speed and memory", "full pipeline, peak RSS", "mb"),
     "scale_two_process_speedup": ("Speed and memory", "speed-up of 2 processes over 1 (`annotate --n-process 2`)",
                                   "ratio"),
+    "synonym_auc_gain": ("Synonym discovery", "AUC gain of string + context over string only, held-out UniProt "
+                         "entities' pairs", "share"),
+    "synonym_missing_hits1_gain": ("Synonym discovery", "Hits@1 gain of discovery over the string-only linker, "
+                                   "Bio-ID missing synonyms (UniProt, dev articles)", "share"),
+    "synonym_added_names_precision": ("Synonym discovery", "precision of auto-added names (odd documents)", "share"),
+    "synonym_linking_only_gain": ("Synonym discovery", "linking-only Hits@1 gain from auto-added names (odd "
+                                  "documents, UniProt + ChEBI)", "share"),
 }
 GROUPS: List[str] = list(dict.fromkeys(group for group, _, _ in FIGURES.values())) + ["Other"]
 
