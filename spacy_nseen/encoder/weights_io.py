@@ -10,6 +10,7 @@ from spacy.util import registry
 from thinc.api import Model
 
 from ..about import ARTIFACT_FORMAT_VERSION, __version__
+from ..artifact_meta import read_artifact_meta
 from ..errors import ArtifactError
 from .layer import ARCHITECTURE, encoder_config, get_char_vocab, get_torch_module, set_char_vocab
 from .vocab import CharVocab
@@ -42,19 +43,7 @@ def save_encoder(model: Model, directory: Union[str, Path]) -> None:
 
 def read_encoder_config(directory: Union[str, Path]) -> Dict[str, Any]:
     """RETURNS (Dict[str, Any]): the shape settings a saved encoder was trained with."""
-    path = Path(directory) / CONFIG_FILE
-    if not path.exists():
-        raise ArtifactError(path, "encoder config file not found", RETRAIN)
-    try:
-        meta = json.loads(path.read_text(encoding="utf8"))
-        version, config = meta["format_version"], dict(meta["config"])
-    except (ValueError, KeyError, TypeError) as err:
-        raise ArtifactError(path, f"not a valid encoder config ({err})", RETRAIN) from None
-    if version != ARTIFACT_FORMAT_VERSION:
-        raise ArtifactError(
-            path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RETRAIN
-        )
-    return config
+    return read_artifact_meta(Path(directory) / CONFIG_FILE, "encoder config file", RETRAIN)[1]
 
 
 def encoder_block(directory: Union[str, Path]) -> Dict[str, Any]:

@@ -21,6 +21,7 @@ from thinc.api import Model
 from thinc.types import Floats1d
 
 from ..about import ARTIFACT_FORMAT_VERSION, __version__
+from ..artifact_meta import read_artifact_meta
 from ..errors import ArtifactError, NotInitializedError
 from .contexts import MentionContext
 from .synonymnet import SynonymNet, SynonymNetConfig
@@ -245,17 +246,7 @@ def load_synonymnet(directory: Union[str, Path]) -> Tuple[Model, Dict[str, Any]]
     """
     directory = Path(directory)
     config_path, weights_path = directory / CONFIG_FILE, directory / WEIGHTS_FILE
-    if not config_path.is_file():
-        raise ArtifactError(config_path, "synonym model config not found", RETRAIN)
-    try:
-        meta = json.loads(config_path.read_text(encoding="utf8"))
-        version, shape = meta["format_version"], dict(meta["config"])
-    except (ValueError, KeyError, TypeError) as err:
-        raise ArtifactError(config_path, f"not a valid synonym model config ({err})", RETRAIN) from None
-    if version != ARTIFACT_FORMAT_VERSION:
-        raise ArtifactError(
-            config_path, f"artifact format {version}, this spacy_nseen reads {ARTIFACT_FORMAT_VERSION}", RETRAIN
-        )
+    meta, shape = read_artifact_meta(config_path, "synonym model config", RETRAIN)
     build = registry.architectures.get(ARCHITECTURE)
     try:
         model = build(**shape)
