@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from .bioid import BioIDFormatError, _is_type_only
+from .union_find import smallest_members
 
 CATEGORIES = ("protein_gene", "chemical")
 # Bio-ID id prefix -> CURIE prefix of the pipeline's ids.
@@ -74,23 +75,10 @@ class EquivalenceClasses:
 
     def __init__(self, classes: Iterable[Sequence[str]] = (), secondary: Optional[Mapping[str, str]] = None) -> None:
         self.secondary: Dict[str, str] = dict(secondary or {})
-        parent: Dict[str, str] = {}
-
-        def find(x: str) -> str:
-            while parent.setdefault(x, x) != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        self.n_classes = 0
-        for cls in classes:
-            curies = [to_curie(i, self.secondary) for i in cls if isinstance(i, str) and i.strip()]
-            self.n_classes += 1
-            for other in curies[1:]:
-                a, b = find(curies[0]), find(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-        self._rep = {x: find(x) for x in list(parent)}
+        curie_classes = [[to_curie(i, self.secondary) for i in cls if isinstance(i, str) and i.strip()]
+                         for cls in classes]
+        self.n_classes = len(curie_classes)
+        self._rep = smallest_members(curie_classes)
 
     @classmethod
     def from_file(cls, path: Union[str, Path], secondary: Optional[Mapping[str, str]] = None) -> "EquivalenceClasses":

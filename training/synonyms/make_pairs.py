@@ -19,7 +19,7 @@ import random
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import numpy
 import typer
@@ -30,6 +30,7 @@ from spacy_nseen.synonyms.contexts import MentionStats, merge, read_contexts
 from spacy_nseen.synonyms.name_lookup import NameLookup
 from spacy_nseen.text.normalization import loose_key
 from training.common.data_errors import run_cli
+from training.common.union_find import smallest_members
 
 SPLITS = ("train", "dev", "test")
 
@@ -72,26 +73,14 @@ def names_of_corpus(
 
 def groups_of(names: Dict[str, Dict[str, object]]) -> Dict[str, str]:
     """RETURNS (Dict[str, str]): name key -> group id (the smallest entity of its connected component)."""
-    parent: Dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for info in names.values():
-        entities = list(info["entities"])  # type: ignore[call-overload]
-        for other in entities[1:]:
-            a, b = find(entities[0]), find(other)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    return {key: find(list(info["entities"])[0]) for key, info in names.items()}  # type: ignore[call-overload]
+    entities_of = {key: [str(entity) for entity in info["entities"]] for key, info in names.items()}  # type: ignore[attr-defined]
+    group = smallest_members(entities_of.values())
+    return {key: group[entities[0]] for key, entities in entities_of.items()}
 
 
 def split_of(group: str, dev: float, test: float, seed: int) -> str:
     """RETURNS (str): "train", "dev" or "test" for a group, by a hash of its id and the seed."""
-    value = int.from_bytes(hashlib.blake2b(f"{seed}:{group}".encode("utf8"), digest_size=8).digest(), "big") / 2**64
+    value = int.from_bytes(hashlib.blake2b(f"{seed}:{group}".encode(), digest_size=8).digest(), "big") / 2**64
     return "test" if value < test else "dev" if value < test + dev else "train"
 
 
