@@ -23,7 +23,9 @@ organism context is ranked again (step 4), not searched again.
 5. the decision (`signals.nil`, switched by `nil_decision`) reads the ranked entities of each mention: the
    probability that its best entity is right, the link's score and whether it is kept at a threshold
    (`Fusion.verdicts`; without a decision stage the score is the best candidate's); with `link_tag_names` off,
-   an epitope tag or reporter name (`HA`, `GFP`) is never kept.
+   an epitope tag or reporter name (`HA`, `GFP`) is never kept; with `link_case_mismatch` off, a lower-case word
+   whose exact matches are all symbols in capitals other than a gene's primary one (`simple` → the alias SIMPLE)
+   is never kept (`text.case_forms`).
 """
 
 from typing import Dict, List, NamedTuple, Optional, Sequence, Type, TypeVar
@@ -31,6 +33,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Type, TypeVar
 import numpy
 
 from ..organisms.ranking import OrganismContext
+from ..text.case_forms import case_mismatch, is_lowercase_word
 from ..text.lines import strings_at
 from ..text.query_forms import query_forms
 from ..text.tag_names import is_tag_name
@@ -213,7 +216,8 @@ class Fusion:
         threshold: float,
     ) -> List[Verdict]:
         """The decision on ranked results: per mention, the probability, the link's score and whether the best
-        entity is kept at `threshold` (see `signals.base.verdict`); with `link_tag_names` off, a tag name is never kept."""
+        entity is kept at `threshold` (see `signals.base.verdict`); with `link_tag_names` off, a tag name is never kept,
+        with `link_case_mismatch` off, a lower-case word matching only capitalised aliases (`text.case_forms`)."""
         probabilities = self.probabilities(mentions, results, contexts)
         out = [
             verdict(candidates, None if probabilities is None else float(probabilities[i]), threshold)
@@ -221,7 +225,28 @@ class Fusion:
         ]
         if not self.settings.link_tag_names:
             out = [v._replace(keep=False) if v.keep and is_tag_name(m) else v for m, v in zip(mentions, out)]
+        if not self.settings.link_case_mismatch:
+            out = [
+                v._replace(keep=False) if v.keep and self.case_vetoed(m, c) else v
+                for m, v, c in zip(mentions, out, results)
+            ]
         return out
+
+    def case_vetoed(self, mention: str, candidates: Sequence[Candidate]) -> bool:
+        """RETURNS (bool): whether `link_case_mismatch` is off, the best candidate is an exact-tier link (score 1.0)
+        and the names the mention matches exactly read the lower-case word `mention` as a symbol in capitals only
+        (`text.case_forms.case_mismatch`): the best entity's own matching names, or, for an entity the organism
+        evidence put in their place (an ortholog, a close name), all of them. A link the decision never keeps."""
+        if self.settings.link_case_mismatch or not candidates or candidates[0].score < 1.0 or self.exact is None:
+            return False
+        if not is_lowercase_word(mention):
+            return False
+        rows = list(self.exact.exact_names.lookup(mention))
+        reference = self.linker.reference_set
+        best = reference.entity_index(candidates[0].kb_id)
+        own = [row for row in rows if int(reference.name_entity[row]) == best]
+        names = self.exact.exact_names.names
+        return case_mismatch(mention, [(names[row], reference.kinds[row]) for row in (own or rows)])
 
     def fused_scores(self, queries: Queries, pools: List[List[int]]) -> List[numpy.ndarray]:
         """RETURNS: per mention, the fused score of each pool name: dense first, then each scoring signal, less the

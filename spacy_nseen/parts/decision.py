@@ -61,17 +61,28 @@ class NilDecision(LinkDecision):
         None: the linker's NIL model's own threshold (0 without a NIL model).
     use_nil_model (bool): let the linker's NIL model give the probability (False: the best score decides).
     link_tag_names (bool): False: an epitope tag, reporter or group label (`HA`, `GFP`, `WT`) is never linked.
+    link_case_mismatch (bool): False: a lower-case word is never linked exactly to an entity that has it only as a
+        symbol in capitals (`simple` → SIMPLE; `text.case_forms`).
     """
 
     def __init__(
-        self, threshold: Optional[float] = None, use_nil_model: bool = True, link_tag_names: bool = True
+        self,
+        threshold: Optional[float] = None,
+        use_nil_model: bool = True,
+        link_tag_names: bool = True,
+        link_case_mismatch: bool = True,
     ) -> None:
         super().__init__(threshold)
         self.use_nil_model = use_nil_model
         self.link_tag_names = link_tag_names
+        self.link_case_mismatch = link_case_mismatch
 
     def search_settings(self) -> Dict[str, Any]:
-        return {"nil_decision": self.use_nil_model, "link_tag_names": self.link_tag_names}
+        return {
+            "nil_decision": self.use_nil_model,
+            "link_tag_names": self.link_tag_names,
+            "link_case_mismatch": self.link_case_mismatch,
+        }
 
     def threshold_for(self, linker: KnowledgeBaseLinker) -> float:
         if self.threshold is None and not self.use_nil_model:
@@ -81,7 +92,7 @@ class NilDecision(LinkDecision):
     def __repr__(self) -> str:
         return (
             f"NilDecision(threshold={self.threshold}, use_nil_model={self.use_nil_model}, "
-            f"link_tag_names={self.link_tag_names})"
+            f"link_tag_names={self.link_tag_names}, link_case_mismatch={self.link_case_mismatch})"
         )
 
 
@@ -90,6 +101,7 @@ def make_nil_decision(
     threshold: Optional[float] = None,
     use_nil_model: bool = LinkerSettings.nil_decision,
     link_tag_names: bool = LinkerSettings.link_tag_names,
+    link_case_mismatch: bool = LinkerSettings.link_case_mismatch,
 ) -> LinkDecision:
     """The shipped decision (`NilDecision`)."""
-    return NilDecision(threshold, use_nil_model, link_tag_names)
+    return NilDecision(threshold, use_nil_model, link_tag_names, link_case_mismatch)

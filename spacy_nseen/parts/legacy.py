@@ -19,7 +19,12 @@ from .ranker import DENSE, HYBRID, make_hybrid_ranker
 
 SEARCH_FIELDS = tuple(f.name for f in fields(LinkerSettings))
 INDEX_FIELDS = tuple(f.name for f in fields(IndexSettings)) + ("search_threads",)
-DECISION_FIELDS = {"threshold": "threshold", "nil_decision": "use_nil_model", "link_tag_names": "link_tag_names"}
+DECISION_FIELDS = {
+    "threshold": "threshold",
+    "nil_decision": "use_nil_model",
+    "link_tag_names": "link_tag_names",
+    "link_case_mismatch": "link_case_mismatch",
+}
 KEPT = ("encoder", "top_k", "overwrite", "batch_size", "factory", "scorer")
 # 0.1.0 key → where it lives now
 NEW_HOMES: Dict[str, str] = {

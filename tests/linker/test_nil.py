@@ -88,6 +88,33 @@ def test_with_link_tag_names_off_a_tag_name_is_never_kept_and_its_candidates_sta
     assert off.link(mentions, top_k=2)[0] == results[0]  # the candidates are the same
 
 
+SIMPLE = [("UniProt:Q99732", "Lipopolysaccharide-induced tumor necrosis factor-alpha factor", "recommended"),
+          ("UniProt:Q99732", "LITAF", "gene_primary"), ("UniProt:Q99732", "SIMPLE", "gene_synonym"),
+          ("UniProt:P01308", "Insulin", "recommended"), ("UniProt:P01308", "INS", "gene_primary"),
+          ("UniProt:P12931", "SRC", "gene_primary")]
+
+
+def test_with_link_case_mismatch_off_a_lowercase_word_is_not_kept_for_an_alias_in_capitals(toy_encoder):
+    from spacy_nseen.linker.kb_linker import KnowledgeBaseLinker
+    from spacy_nseen.reference.reference_set import ReferenceSet
+
+    built = KnowledgeBaseLinker.build("uniprot", toy_encoder, ReferenceSet.from_rows(SIMPLE), n_trees=5, seed=0)
+    weights = [0.0] * len(FEATURES)
+    weights[FEATURES.index("bias")], weights[FEATURES.index("exact")] = -1.0, 4.0  # an exact match: p = σ(3)
+    built.nil_model = NilModel(weights)
+    mentions = ["simple", "SIMPLE", "insulin", "src"]
+    on = built.with_settings(LinkerSettings(cache_size=0))
+    off = built.with_settings(LinkerSettings(cache_size=0, link_case_mismatch=False))
+    results = on.link(mentions, top_k=2)
+    assert [r[0].kb_id for r in results] == ["UniProt:Q99732", "UniProt:Q99732", "UniProt:P01308", "UniProt:P12931"]
+    assert all(v.keep for v in on.verdicts(mentions, results, None, 0.5))
+    kept_off = off.verdicts(mentions, results, None, 0.5)
+    # `simple` matches only the alias SIMPLE; `SIMPLE` as written, `insulin` (`Insulin`) and `src` (primary) stay
+    assert [v.keep for v in kept_off] == [False, True, True, True]
+    assert off.fusion().case_vetoed("simple", results[0]) and not off.fusion().case_vetoed("src", results[3])
+    assert off.link(mentions, top_k=2)[0] == results[0]  # the candidates are the same
+
+
 def test_tag_name_rows_are_the_rows_of_the_tag_name_feature():
     from spacy_nseen.linker.nil_decision import tag_name_rows
 

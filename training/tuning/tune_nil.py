@@ -100,6 +100,7 @@ def collect(
                 gold = {equivalence.canon(i) for i in m.ids if category_of(to_curie(i)) == CATEGORY[kb]}
                 best = equivalence.canon(candidates[0].kb_id) if candidates else None
                 out[kb]["features"].append(features)
+                out[kb]["case_vetoed"].append(linker.fusion().case_vetoed(link.searched, candidates))
                 out[kb]["label"].append(int(best is not None and best in gold))
                 out[kb]["normalized"].append(int(bool(gold)))
                 out[kb]["nil"].append(int(not gold and all(":" not in i or i.split(":", 1)[0].islower() for i in m.ids)))
@@ -107,12 +108,17 @@ def collect(
     return {kb: {k: numpy.asarray(v) for k, v in parts.items()} for kb, parts in out.items()}
 
 
-def decided_probabilities(model: NilModel, settings: LinkerSettings, features: numpy.ndarray) -> numpy.ndarray:
+def decided_probabilities(
+    model: NilModel, settings: LinkerSettings, features: numpy.ndarray, case_vetoed: Optional[numpy.ndarray] = None
+) -> numpy.ndarray:
     """RETURNS (numpy.ndarray): the probabilities as the linker decides on them: the model's, and 0 for a tag name
-    where the linker never links one (`LinkerSettings.link_tag_names` off; `Fusion.verdicts`)."""
+    where the linker never links one (`LinkerSettings.link_tag_names` off) and for a link `case_vetoed` (bool per
+    row: `Fusion.case_vetoed`, with `link_case_mismatch` off) marks (`Fusion.verdicts`)."""
     p = model.probabilities(features)
     if not settings.link_tag_names:
         p[tag_name_rows(features)] = 0.0
+    if case_vetoed is not None and len(case_vetoed):
+        p[numpy.asarray(case_vetoed, dtype=bool)] = 0.0
     return p
 
 
@@ -209,13 +215,13 @@ def tune_nil(
     # One threshold for all reference sets (the probabilities are calibrated): the best F1 of right links on even docs.
     grid = [round(t, 2) for t in numpy.arange(0.0, 0.96, 0.01)]
 
-    def decided(kb: str, features: numpy.ndarray) -> numpy.ndarray:
-        return decided_probabilities(models[kb], linkers[kb].settings, features)
+    def decided(kb: str, data: Dict[str, numpy.ndarray]) -> numpy.ndarray:
+        return decided_probabilities(models[kb], linkers[kb].settings, data["features"], data.get("case_vetoed"))
 
     def pooled_f(half: str, threshold: float) -> float:
         right = linked = gold = 0
         for kb, data in halves[half].items():
-            q = link_prf(decided(kb, data["features"]), data, threshold)
+            q = link_prf(decided(kb, data), data, threshold)
             right, linked, gold = right + q["right"], linked + q["linked"], gold + q["gold"]
         p, r = (right / linked if linked else 0.0), (right / gold if gold else 0.0)
         return 2 * p * r / (p + r) if p + r else 0.0
@@ -223,7 +229,7 @@ def tune_nil(
     def pooled(half: str, threshold: float) -> Dict[str, float]:
         right = linked = gold = nil = nil_unlinked = 0
         for kb, data in halves[half].items():
-            q = link_prf(decided(kb, data["features"]), data, threshold)
+            q = link_prf(decided(kb, data), data, threshold)
             right, linked, gold = right + q["right"], linked + q["linked"], gold + q["gold"]
             if q["nil_unlinked_share"] is not None:
                 nil += q["nil_mentions"]
@@ -254,7 +260,7 @@ def tune_nil(
                 "ece_before_recalibration": round(expected_calibration_error(raw, data["label"]), 4),
                 "ece": round(expected_calibration_error(p, data["label"]), 4),
                 "without_nil_decision": link_prf(numpy.ones(len(p)), data, 0.5),
-                "at_threshold": link_prf(decided(kb, data["features"]), data, threshold),
+                "at_threshold": link_prf(decided(kb, data), data, threshold),
             }
         metrics[half]["pooled_f_at_threshold"] = round(pooled_f(half, threshold), 4)
     metrics["threshold"] = threshold

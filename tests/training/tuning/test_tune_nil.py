@@ -11,6 +11,8 @@ def test_a_tag_name_counts_as_unlinked_where_the_linker_never_links_one():
     model = NilModel([0.0] * len(FEATURES))  # p = 0.5 everywhere
     assert decided_probabilities(model, LinkerSettings(), features).tolist() == [0.5, 0.5, 0.5]
     assert decided_probabilities(model, LinkerSettings(link_tag_names=False), features).tolist() == [0.0, 0.5, 0.0]
+    vetoed = numpy.array([False, True, False])  # `Fusion.case_vetoed` of each row's link
+    assert decided_probabilities(model, LinkerSettings(), features, vetoed).tolist() == [0.5, 0.0, 0.5]
 
 
 def test_link_prf_counts_right_links_among_the_linked():
