@@ -1,25 +1,26 @@
 """Memory of running processes from `/proc/<pid>/smaps_rollup` (Linux): RSS, PSS (shared pages divided
 among the processes that map them, so memory-mapped index pages count once over all workers) and USS
-(private pages), and a thread that records each process's peak while a run goes on."""
+(private pages), anonymous pages (the heap: what grows if memory leaks; the rest of RSS is pages of mapped files),
+and a thread that records each process's peak while a run goes on."""
 import threading
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Optional
 
-FIELDS = {"Rss": "rss", "Pss": "pss", "Private_Clean": "uss", "Private_Dirty": "uss"}
+FIELDS = {"Rss": "rss", "Pss": "pss", "Private_Clean": "uss", "Private_Dirty": "uss", "Anonymous": "anon"}
 
 
 def process_memory(pid: int) -> Optional[Dict[str, int]]:
     """Memory of one process, in bytes.
 
     pid (int): The process id.
-    RETURNS (Optional[Dict[str, int]]): `rss`, `pss`, `uss`; None if the process is gone or /proc has no
-        smaps_rollup (not Linux).
+    RETURNS (Optional[Dict[str, int]]): `rss`, `pss`, `uss` and `anon` (anonymous pages: the heap, not the
+        memory-mapped files); None if the process is gone or /proc has no smaps_rollup (not Linux).
     """
     try:
         text = Path(f"/proc/{pid}/smaps_rollup").read_text()
     except OSError:
         return None
-    memory = {"rss": 0, "pss": 0, "uss": 0}
+    memory = {"rss": 0, "pss": 0, "uss": 0, "anon": 0}
     for line in text.splitlines():
         key, _, rest = line.partition(":")
         if key in FIELDS:

@@ -34,12 +34,13 @@ MB = 1 << 20
 
 
 def worker_memory(server: ServiceProcess) -> List[Dict[str, float]]:
-    """RETURNS (List[Dict[str, float]]): Per worker, its pid, RSS and PSS in MB."""
+    """RETURNS (List[Dict[str, float]]): Per worker, its pid, RSS, PSS and anonymous memory in MB."""
     rows = []
     for pid in server.worker_pids():
         memory = process_memory(pid)
         if memory is not None:
-            rows.append({"pid": pid, "rss_mb": round(memory["rss"] / MB, 1), "pss_mb": round(memory["pss"] / MB, 1)})
+            rows.append({"pid": pid, "rss_mb": round(memory["rss"] / MB, 1), "pss_mb": round(memory["pss"] / MB, 1),
+                         "anon_mb": round(memory.get("anon", 0) / MB, 1)})
     return rows
 
 
@@ -167,7 +168,7 @@ def rerun_faults(pipeline: str, texts: List[str], workers: int, out: Path, log_d
 
 
 def memory_cell(rows: List[Dict[str, float]]) -> str:
-    return ", ".join(f"{r['rss_mb']:.0f}/{r['pss_mb']:.0f}" for r in rows) or "-"
+    return ", ".join(f"{r['rss_mb']:.0f}/{r['pss_mb']:.0f}/{r.get('anon_mb', 0):.0f}" for r in rows) or "-"
 
 
 def report(results: Dict[str, Any], command: str) -> str:
@@ -207,7 +208,8 @@ def report(results: Dict[str, Any], command: str) -> str:
             f"p50 {alone['single_p50_ms']} ms, p95 {alone['single_p95_ms']} ms ({alone['single_requests']} captions); "
             f"100-caption batches {alone['batch_captions_per_s']} captions/s ({alone['batch_captions']} captions).",
         ]
-    lines += ["", "## Memory per worker (RSS/PSS MB, from /proc/PID/smaps_rollup)", ""]
+    lines += ["", "## Memory per worker (RSS/PSS/anonymous MB, from /proc/PID/smaps_rollup; anonymous: the heap, the rest of",
+              "RSS is pages of the memory-mapped indexes, shared between the workers and bounded by the files)", ""]
     lines += ["| workers | ready | soak start | soak end |", "|---|---|---|---|"]
     for run in results["runs"]:
         soak = run["soak"] or {}

@@ -46,6 +46,7 @@ def test_sample_of_a_captions_file(tmp_path: Path):
 def test_process_memory_of_this_process():
     memory = process_memory(os.getpid())
     assert memory is not None and 0 < memory["uss"] <= memory["rss"] and 0 < memory["pss"] <= memory["rss"]
+    assert 0 < memory["anon"] <= memory["rss"]  # the heap; numpy's arrays live there
     assert parent_pid(os.getpid()) == os.getppid()
     assert process_memory(2**22 + 12345) is None
     with PeakMemory(lambda: [os.getpid()], interval=0.01) as peak:
