@@ -76,8 +76,8 @@ class LinkerSettings:
         matches is a symbol in capitals other than a gene's primary symbol (`simple` → the alias SIMPLE, `his`,
         `cats`, `thank`, `sqstm` → the entry mnemonic SQSTM; `src` → SRC stays; `text.case_forms`), whatever its
         probability (its candidates are kept). Off for UniProt: in 3,000 random sentences of the mirror's
-        unlabelled PubMed text it withholds 55 links, about 45 of them wrong (`results/case_forms/`); on the Bio-ID
-        dev articles 4. True (the default): the decision stage decides, as for any mention.
+        unlabelled PubMed text it withholds 61 links, 49 of them wrong by a reader's judgement
+        (`results/case_forms/`); on the Bio-ID dev articles 4, none right. True (the default): the decision stage decides, as for any mention.
     discovered_penalty (float): subtracted from the fused score of a name of kind `discovered` (a synonym a curator
         accepted from a review file: `linker.added_names`), so that a reference name of another entity scoring
         about as well wins; an exact match on it ranks as any alias (the kind tables' "*"). 0 (the default): such

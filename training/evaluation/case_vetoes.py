@@ -11,7 +11,6 @@ and its name, count, a `judged` column left empty for a reader's verdict, the fi
 links withheld). Whether a withheld link was right is a reader's judgement: no gold exists for such text.
 """
 
-import gzip
 import json
 import random
 import sys
@@ -27,6 +26,7 @@ from wasabi import msg
 
 from spacy_nseen.linker.candidate import Candidate
 from spacy_nseen.pipe.routing import route_entities
+from spacy_nseen.reference.reference_set import open_text
 
 Vetoed = Tuple[str, str, str, str]  # mention, reference set, kb_id, candidate name
 CONTEXT_CHARS = 60
@@ -34,9 +34,8 @@ CONTEXT_CHARS = 60
 
 def read_lines(path: Path) -> List[str]:
     """RETURNS (List[str]): the non-empty lines of a plain or gzip text file."""
-    opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt", encoding="utf8") as f:  # type: ignore[operator]
+        with open_text(path) as f:
             return [line.strip() for line in f if line.strip()]
     except (OSError, EOFError, UnicodeDecodeError) as err:
         raise ValueError(f"{path}: cannot read it as UTF-8 text, one text per line ({err})") from None
