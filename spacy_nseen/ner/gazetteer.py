@@ -12,14 +12,18 @@ over the tokens; for a doc, every token n-gram is hashed at once with numpy and 
 That keeps 240,000 ChEBI names in about 2 MB (a Python set of them takes 40 MB) at a fraction of a millisecond per
 caption.
 
-Saved as `gazetteer.json` (settings, number of names), `names.txt` (one tokenized name per line, to read and diff)
-and `hashes.npz` (the sorted hashes; pickle-free): a missing, truncated or foreign file raises an `ArtifactError`
-that names it.
+Saved as `gazetteer.json` (settings, number of names), `names.txt.gz` (one tokenized name per line, gzip: `zcat`
+reads it) and `hashes.npz` (the sorted hashes; pickle-free): a missing, truncated or foreign file raises an
+`ArtifactError` that names it. The names are kept compressed in memory, as saved, so loading neither compresses nor
+decompresses them: the file's gzip trailer must match the size and CRC-32 that `gazetteer.json` records, and the
+names are decompressed (and checked whole) only when read (`keys`, adding names). Format 1 saves (`names.txt`,
+plain text) still load.
 """
 
 import gzip
 import json
 import re
+import struct
 import zlib
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
@@ -38,9 +42,10 @@ from wasabi import msg
 from ..errors import ArtifactError, FileProblemError
 from ..retrieval.array_io import load_npz, save_npz
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SETTINGS_FILE = "gazetteer.json"
-NAMES_FILE = "names.txt"
+NAMES_FILE = "names.txt.gz"
+PLAIN_NAMES_FILE = "names.txt"  # format 1: the names as plain text
 HASHES_FILE = "hashes.npz"
 _SEPARATOR = " "  # between the tokens of a key (tokens never contain a space)
 _MULTIPLIER = numpy.uint64(1099511628211)  # the rolling hash's base (odd; uint64 arithmetic wraps mod 2**64)
@@ -127,9 +132,10 @@ class Gazetteer(Pipe):
         self.max_tokens = max_tokens
         self.lowercase = lowercase
         self.caption_dashes = caption_dashes
-        # the keys, one per line, zlib-compressed: only keys() and saving read them (240,000 names: 5 MB as one
-        # string, 1.5 MB compressed; as a list of strings they took 15 MB)
-        self._packed_text = zlib.compress(b"", 1)
+        # the keys, one per line, as gzip bytes (`pack_text`): only keys() and adding names read them (240,000
+        # names: 5 MB as one string, 1.5 MB compressed; as a list of strings they took 15 MB)
+        self._packed_text = pack_text("")
+        self._packed_from: Union[str, Path] = "<memory>"  # where the packed text was read, for errors
         self._hashes = numpy.zeros(0, dtype=numpy.uint64)
         self._filter: Optional[numpy.ndarray] = None  # built on the first look-up (`_name_filter`)
         self._lengths: List[int] = []
@@ -139,7 +145,10 @@ class Gazetteer(Pipe):
 
     @property
     def _text(self) -> str:
-        return zlib.decompress(self._packed_text).decode("utf8")
+        try:
+            return gzip.decompress(self._packed_text).decode("utf8")
+        except (OSError, EOFError, zlib.error, UnicodeDecodeError) as e:
+            raise ArtifactError(self._packed_from, f"the names do not decompress ({e})", _FIX) from e
 
     def keys(self) -> List[str]:
         """RETURNS (List[str]): the listed names' keys (their tokens joined by a space), sorted."""
@@ -211,15 +220,18 @@ class Gazetteer(Pipe):
         ordered = sorted(set(self.keys()).union(keys))
         hashes = numpy.unique(numpy.asarray([key_hash(k.split(_SEPARATOR)) for k in ordered], dtype=numpy.uint64))
         lengths = {key.count(_SEPARATOR) + 1 for key in ordered}
-        self._set_state("".join(f"{key}\n" for key in ordered), hashes, lengths)
+        self._set_state(pack_text("".join(f"{key}\n" for key in ordered)), hashes, lengths)
         return len(self) - before
 
     def clear(self) -> None:
         """Forget every name (the gazetteer then matches nothing)."""
-        self._set_state("", numpy.zeros(0, dtype=numpy.uint64), ())
+        self._set_state(pack_text(""), numpy.zeros(0, dtype=numpy.uint64), ())
 
-    def _set_state(self, text: str, hashes: numpy.ndarray, lengths: Iterable[int]) -> None:
-        self._packed_text = zlib.compress(text.encode("utf8"), 1)
+    def _set_state(
+        self, packed: bytes, hashes: numpy.ndarray, lengths: Iterable[int], source: Union[str, Path] = "<memory>"
+    ) -> None:
+        self._packed_text = packed
+        self._packed_from = source
         self._hashes = hashes
         self._filter = None
         self._lengths = sorted(set(lengths), reverse=True)  # the names' numbers of tokens, longest first
@@ -288,8 +300,9 @@ class Gazetteer(Pipe):
         with opener(path, "rt", encoding="utf8") as file_:
             self.add_names(line.rstrip("\n") for line in file_ if line.strip())
 
-    # serialization: text, JSON and a pickle-free npz, checked on load
+    # serialization: gzip text, JSON and a pickle-free npz, checked on load
     def _settings(self) -> Dict[str, Union[int, str, bool, List[int]]]:
+        size, crc = packed_size_and_crc(self._packed_text) or (0, 0)
         return {
             "format_version": FORMAT_VERSION,
             "label": self.label,
@@ -298,38 +311,50 @@ class Gazetteer(Pipe):
             "lengths": self._lengths,
             "lowercase": self.lowercase,
             "caption_dashes": self.caption_dashes,
+            "text_bytes": size,
+            "text_crc32": crc,
         }
 
-    def _restore(self, settings: Dict, text: str, hashes: numpy.ndarray, where: Union[str, Path]) -> None:
-        fix = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
-        if settings.get("format_version") != FORMAT_VERSION:
-            raise ArtifactError(
-                where, f"format_version {settings.get('format_version')!r}, expected {FORMAT_VERSION}", fix
-            )
-        n_names, n_lines = settings.get("n_names"), text.count("\n")
-        if n_lines != n_names or len(hashes) != n_names or (text and not text.endswith("\n")):
-            raise ArtifactError(
-                where, f"{n_lines} names and {len(hashes)} hashes, but {SETTINGS_FILE} says {n_names} (truncated?)", fix
-            )
+    def _restore(
+        self, settings: Dict, packed: Optional[bytes], plain: Optional[str], hashes: numpy.ndarray, where: Path
+    ) -> None:
+        """Check and take saved state: the names `packed` (format 2; `where`: its file) or `plain` (format 1)."""
+        version = settings.get("format_version")
+        if version not in (1, FORMAT_VERSION) or (version == 1) != (plain is not None):
+            raise ArtifactError(where, f"format_version {version!r}, expected {FORMAT_VERSION}", _FIX)
+        n_names = settings.get("n_names")
+        if plain is not None:
+            n_lines = plain.count("\n")
+            if n_lines != n_names or (plain and not plain.endswith("\n")):
+                raise ArtifactError(where, f"{n_lines} names, but {SETTINGS_FILE} says {n_names} (truncated?)", _FIX)
+            packed = pack_text(plain)
+        assert packed is not None
+        recorded = (settings.get("text_bytes"), settings.get("text_crc32"))
+        if plain is None and packed_size_and_crc(packed) != recorded:
+            raise ArtifactError(where, f"its size or CRC-32 is not what {SETTINGS_FILE} records (truncated?)", _FIX)
+        if len(hashes) != n_names:
+            raise ArtifactError(where, f"{len(hashes)} hashes, but {SETTINGS_FILE} says {n_names} (truncated?)", _FIX)
         if hashes.dtype != numpy.uint64 or (len(hashes) > 1 and not bool(numpy.all(hashes[1:] > hashes[:-1]))):
-            raise ArtifactError(where, "the hashes are not sorted distinct uint64 values", fix)
+            raise ArtifactError(where, "the hashes are not sorted distinct uint64 values", _FIX)
         self.label, self.max_tokens = str(settings["label"]), int(settings["max_tokens"])
         self.lowercase = bool(settings.get("lowercase", False))  # saved before the option existed: as written
         self.caption_dashes = bool(settings.get("caption_dashes", False))  # saved before it existed: one spelling
         if not isinstance(settings.get("lengths"), list) or (n_names and not settings["lengths"]):
-            raise ArtifactError(where, f"{SETTINGS_FILE} lacks the names' lengths", fix)
-        self._set_state(text, hashes, [int(n) for n in settings["lengths"]])
+            raise ArtifactError(where, f"{SETTINGS_FILE} lacks the names' lengths", _FIX)
+        self._set_state(packed, hashes, [int(n) for n in settings["lengths"]], where)
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        (path / NAMES_FILE).write_text(self._text, encoding="utf8")
+        (path / NAMES_FILE).write_bytes(self._packed_text)
+        (path / PLAIN_NAMES_FILE).unlink(missing_ok=True)  # a format 1 save overwritten in place
         save_npz(path / HASHES_FILE, {"hashes": self._hashes})
         srsly.write_json(path / SETTINGS_FILE, self._settings())
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Gazetteer":
         path = Path(path)
-        for file_name in (SETTINGS_FILE, NAMES_FILE, HASHES_FILE):
+        names_file = NAMES_FILE if (path / NAMES_FILE).is_file() or not (path / PLAIN_NAMES_FILE).is_file() else None
+        for file_name in (SETTINGS_FILE, names_file or PLAIN_NAMES_FILE, HASHES_FILE):
             if not (path / file_name).is_file():
                 raise ArtifactError(path / file_name, "missing", "Copy the pipeline again, or rebuild it")
         try:
@@ -338,28 +363,54 @@ class Gazetteer(Pipe):
             raise ArtifactError(
                 path / SETTINGS_FILE, f"not valid JSON ({e})", "Copy the pipeline again, or rebuild it"
             ) from e
+        if not isinstance(settings, dict):
+            raise ArtifactError(path / SETTINGS_FILE, "not a JSON object", "Copy the pipeline again, or rebuild it")
         try:
             hashes = load_npz(path / HASHES_FILE, mmap=False)["hashes"]
         except (OSError, ValueError, KeyError) as e:
             raise ArtifactError(
                 path / HASHES_FILE, f"unreadable ({e})", "Copy the pipeline again, or rebuild it"
             ) from e
-        self._restore(settings, (path / NAMES_FILE).read_text(encoding="utf8"), hashes, path)
+        if names_file is None:  # format 1
+            plain = path / PLAIN_NAMES_FILE
+            self._restore(settings, None, plain.read_text(encoding="utf8"), hashes, plain)
+        else:
+            self._restore(settings, (path / names_file).read_bytes(), None, hashes, path / names_file)
         return self
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        data = {"settings": self._settings(), "names": self._text, "hashes": self._hashes.tobytes()}
+        data = {"settings": self._settings(), "names_gz": self._packed_text, "hashes": self._hashes.tobytes()}
         return srsly.msgpack_dumps(data)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Gazetteer":
         try:
             data = srsly.msgpack_loads(bytes_data)
-            settings, text = data["settings"], str(data["names"])
+            settings = data["settings"]
+            packed = bytes(data["names_gz"]) if "names_gz" in data else None
+            plain = str(data["names"]) if packed is None else None
             hashes = numpy.frombuffer(data["hashes"], dtype=numpy.uint64).copy()
         except (ValueError, KeyError, TypeError) as e:
             raise ArtifactError("<bytes>", f"not a serialized nseen_gazetteer ({e})", "Serialize it again") from e
-        self._restore(settings, text, hashes, "<bytes>")
+        self._restore(settings, packed, plain, hashes, Path("<bytes>"))
         return self
+
+
+_FIX = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
+
+
+def pack_text(text: str) -> bytes:
+    """RETURNS (bytes): the text as gzip bytes (fast compression; no time stamp, so the same text gives the same
+    bytes and a saved pipeline diffs clean)."""
+    return gzip.compress(text.encode("utf8"), compresslevel=1, mtime=0)
+
+
+def packed_size_and_crc(packed: bytes) -> Optional[Tuple[int, int]]:
+    """RETURNS (Optional[Tuple[int, int]]): the uncompressed size (mod 2**32) and CRC-32 that the gzip trailer of
+    `packed` records, None if it is not gzip data."""
+    if len(packed) < 18 or packed[:2] != b"\x1f\x8b":
+        return None
+    crc, size = struct.unpack("<II", packed[-8:])
+    return size, crc
 
 
 @Language.factory(

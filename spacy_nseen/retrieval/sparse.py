@@ -27,6 +27,7 @@ from typing import (
     Iterator,
     List,
     Mapping,
+    NoReturn,
     Optional,
     Sequence,
     Tuple,
@@ -318,7 +319,6 @@ try:  # scipy's C++ row gather (what `csr_matrix[rows]` runs): copies each selec
 except ImportError:  # pragma: no cover - a scipy without it: the numpy gather below
     _csr_row_index = None
 
-_CHECK_BLOCK = 1 << 20  # entries checked at a time on load (bounded temporary memory)
 SHARED_PREFIX = "shared_"  # the saved name → stored row map (`VectorRows` arrays)
 
 
@@ -343,7 +343,7 @@ def tfidf_values(tf: numpy.ndarray, idf: numpy.ndarray, inv_norm: numpy.ndarray,
     """
     if sublinear_tf:
         values = tf.astype(numpy.float32)
-        numpy.log(values, out=values)
+        numpy.log(numpy.maximum(values, 1.0, out=values), out=values)  # a count of 0 (a damaged file): as 1
         values += 1.0
         values *= idf
     else:  # the count converted to float32 (exact) as the product reads it: one pass, no copy of the counts
@@ -378,6 +378,7 @@ class TfMatrix:
         self.inv_norm = numpy.asarray(inv_norm)
         self.by_name = by_name
         self.sublinear_tf = sublinear_tf
+        self.source: Optional[Tuple[Path, str, str]] = None  # (file, what, fix) of a loaded matrix, for errors
 
     @classmethod
     def from_counts(
@@ -443,7 +444,14 @@ class TfMatrix:
 
     def counts(self) -> sp.csr_matrix:
         """RETURNS (sp.csr_matrix): the term counts as an integer CSR matrix (a copy)."""
-        return sp.csr_matrix((self.tf, self.indices, numpy.asarray(self.indptr)), shape=self.shape)
+        indices = self.indices
+        if len(indices) and int(indices.max()) >= self.shape[1]:  # scipy's C++ routines would not check
+            self._out_of_range()
+        return sp.csr_matrix((self.tf, indices, numpy.asarray(self.indptr)), shape=self.shape)
+
+    def _out_of_range(self) -> NoReturn:
+        path, what, fix = self.source or (Path("<memory>"), "term counts", "Rebuild it")
+        raise ArtifactError(path, f"its {what} hold a column out of range (damaged or foreign file)", fix)
 
     def rows(self, selected: Union[Sequence[int], numpy.ndarray]) -> sp.csr_matrix:
         """The float32 rows `selected` (in that order, repeats allowed), equal to `to_csr()[selected]`."""
@@ -504,23 +512,22 @@ class TfMatrix:
                 fix,
             )
         matrix = cls(entries, indptr, shape, idf, inv_norm, by_name=by_name, sublinear_tf=sublinear_tf)
+        matrix.source = (path, what, fix)
         if not matrix._valid():
             raise ArtifactError(path, f"its {what} disagree (truncated or foreign file)", fix)
         return matrix
 
     def _valid(self) -> bool:
-        """RETURNS (bool): offsets rise from 0 to the entry count; every column is in range and every count >= 1."""
-        n_rows, n_cols = self.shape
+        """RETURNS (bool): offsets rise from 0 to the entry count (the row gather trusts them).
+
+        The entries are not scanned on load: that would read every page of a memory-mapped file before the first
+        search. A column out of range is caught where it is read (`_build` raises ArtifactError); a count of 0
+        weighs nothing."""
+        n_rows = self.shape[0]
         indptr = self.indptr
         if indptr.shape != (n_rows + 1,) or int(indptr[0]) != 0 or int(indptr[-1]) != len(self.entries):
             return False
-        if n_rows and (indptr[1:] < indptr[:-1]).any():
-            return False
-        for start in range(0, len(self.entries), _CHECK_BLOCK):
-            block = numpy.asarray(self.entries[start : start + _CHECK_BLOCK])
-            if int(self._columns(block).max()) >= n_cols or int(block.min()) >> self.col_bits < 1:
-                return False
-        return True
+        return not (n_rows and bool((indptr[1:] < indptr[:-1]).any()))
 
     def _columns(self, entries: numpy.ndarray) -> numpy.ndarray:
         """RETURNS (numpy.ndarray): the columns of packed entries (a new int32 / int64 array: they fit in 31 bits)."""
@@ -552,14 +559,16 @@ class TfMatrix:
         """RETURNS (sp.csr_matrix): the float32 rows of gathered `entries` (overwritten); `inv_norm` per entry
         for a name matrix (rows are names), None for postings (the columns are names)."""
         cols = self._columns(entries)
+        try:  # numpy.take checks every column (not checked on load: `_valid`)
+            weights = numpy.take(self.idf if self.by_name else self.inv_norm, cols)
+        except IndexError:
+            self._out_of_range()
         tf = numpy.right_shift(entries, entries.dtype.type(self.col_bits), out=entries)
         if self.by_name:
             assert inv_norm is not None  # a name matrix is always built with its names' norms
-            data = tfidf_values(tf, numpy.take(self.idf, cols), inv_norm, self.sublinear_tf)
+            data = tfidf_values(tf, weights, inv_norm, self.sublinear_tf)
         else:
-            data = tfidf_values(
-                tf, numpy.repeat(self.idf[sel], lengths), numpy.take(self.inv_norm, cols), self.sublinear_tf
-            )
+            data = tfidf_values(tf, numpy.repeat(self.idf[sel], lengths), weights, self.sublinear_tf)
         return sp.csr_matrix((data, cols, indptr), shape=(n_rows, self.shape[1]))
 
 

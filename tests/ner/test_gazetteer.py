@@ -1,4 +1,5 @@
 """nseen_gazetteer: listed names the NER missed become entities; NER spans are never changed; saved as text + npz."""
+import gzip
 import json
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from spacy_nseen.errors import ArtifactError, FileProblemError
 from spacy_nseen.ner.gazetteer import (
     HASHES_FILE,
     NAMES_FILE,
+    PLAIN_NAMES_FILE,
     SETTINGS_FILE,
     Gazetteer,
     key_hash,
@@ -92,13 +94,14 @@ def test_a_saved_pipeline_loads_with_the_same_names(nlp: Language, tmp_path: Pat
     loaded = spacy.load(tmp_path / "pipeline")
     assert loaded.get_pipe("chemical_gazetteer").keys() == nlp.get_pipe("chemical_gazetteer").keys()
     assert ents(loaded("zymosan and folate")) == [("zymosan", "CHEMICAL"), ("folate", "CHEMICAL")]
-    names = (tmp_path / "pipeline" / "chemical_gazetteer" / NAMES_FILE).read_text(encoding="utf8")
+    names = gzip.decompress((tmp_path / "pipeline" / "chemical_gazetteer" / NAMES_FILE).read_bytes()).decode("utf8")
     assert names.split("\n") == sorted(["folate", "sialic acid", "sialic", "Mg2 +", "Ruthenium red", "zymosan"]) + [""]
     again = spacy.blank("en").add_pipe("nseen_gazetteer").from_bytes(nlp.get_pipe("chemical_gazetteer").to_bytes())
     assert again.keys() == nlp.get_pipe("chemical_gazetteer").keys()
 
 
-@pytest.mark.parametrize("damage", ["missing names", "missing hashes", "truncated", "version", "bad json"])
+@pytest.mark.parametrize("damage", ["missing names", "missing hashes", "truncated", "cut", "other names", "version",
+                                    "bad json", "not an object"])
 def test_a_damaged_save_is_refused_naming_the_file(nlp: Language, tmp_path: Path, damage: str) -> None:
     directory = tmp_path / "gazetteer"
     nlp.get_pipe("chemical_gazetteer").to_disk(directory)
@@ -107,10 +110,16 @@ def test_a_damaged_save_is_refused_naming_the_file(nlp: Language, tmp_path: Path
     elif damage == "missing hashes":
         (directory / HASHES_FILE).unlink()
     elif damage == "truncated":
-        (directory / NAMES_FILE).write_text("folate\n", encoding="utf8")
+        (directory / NAMES_FILE).write_bytes(gzip.compress(b"folate\n"))
+    elif damage == "cut":
+        (directory / NAMES_FILE).write_bytes((directory / NAMES_FILE).read_bytes()[:-3])
+    elif damage == "other names":
+        (directory / NAMES_FILE).write_bytes(gzip.compress("".join(f"{name}\n" for name in NAMES).encode()))
     elif damage == "version":
         settings = json.loads((directory / SETTINGS_FILE).read_text(encoding="utf8"))
         (directory / SETTINGS_FILE).write_text(json.dumps({**settings, "format_version": 99}), encoding="utf8")
+    elif damage == "not an object":
+        (directory / SETTINGS_FILE).write_text("[]", encoding="utf8")
     else:
         (directory / SETTINGS_FILE).write_text("{", encoding="utf8")
     with pytest.raises(ArtifactError, match=str(directory)):
@@ -228,3 +237,41 @@ def test_the_hash_filter_rules_out_only_unlisted_names() -> None:
     assert gazetteer.lists("amino acid") and not gazetteer.lists("amino")
     gazetteer.add_keys(["amino"])  # new names: the filter is made again
     assert gazetteer.lists("amino")
+
+
+def test_names_damaged_inside_the_stream_are_named_when_read(nlp: Language, tmp_path: Path) -> None:
+    """Loading checks the gzip trailer against gazetteer.json (not the whole stream, to load fast); damage inside
+    the stream is an ArtifactError naming the file when the names are read. Matching never reads them."""
+    directory = tmp_path / "gazetteer"
+    nlp.get_pipe("chemical_gazetteer").to_disk(directory)
+    packed = bytearray((directory / NAMES_FILE).read_bytes())
+    packed[12:16] = b"\xff\xff\xff\xff"
+    (directory / NAMES_FILE).write_bytes(bytes(packed))
+    loaded = Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8).from_disk(directory)
+    with pytest.raises(ArtifactError, match=f"{NAMES_FILE}: the names do not decompress"):
+        loaded.keys()
+
+
+def test_a_format_1_save_with_plain_names_still_loads(nlp: Language, tmp_path: Path) -> None:
+    gazetteer = nlp.get_pipe("chemical_gazetteer")
+    directory = tmp_path / "gazetteer"
+    gazetteer.to_disk(directory)
+    settings = json.loads((directory / SETTINGS_FILE).read_text(encoding="utf8"))
+    del settings["text_bytes"], settings["text_crc32"]
+    (directory / SETTINGS_FILE).write_text(json.dumps({**settings, "format_version": 1}), encoding="utf8")
+    (directory / PLAIN_NAMES_FILE).write_bytes(gzip.decompress((directory / NAMES_FILE).read_bytes()))
+    (directory / NAMES_FILE).unlink()
+    loaded = Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8).from_disk(directory)
+    assert loaded.keys() == gazetteer.keys()
+    (directory / PLAIN_NAMES_FILE).write_text("folate\n", encoding="utf8")
+    with pytest.raises(ArtifactError, match=f"{PLAIN_NAMES_FILE}: 1 names, but"):
+        Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8).from_disk(directory)
+    loaded.to_disk(directory)  # saved again over it: format 2 only
+    assert not (directory / PLAIN_NAMES_FILE).exists() and (directory / NAMES_FILE).is_file()
+    assert Gazetteer(spacy.blank("en"), label="CHEMICAL", max_tokens=8).from_disk(directory).keys() == gazetteer.keys()
+
+
+def test_the_same_names_save_the_same_bytes(nlp: Language, tmp_path: Path) -> None:
+    nlp.get_pipe("chemical_gazetteer").to_disk(tmp_path / "a")
+    nlp.get_pipe("chemical_gazetteer").to_disk(tmp_path / "b")
+    assert (tmp_path / "a" / NAMES_FILE).read_bytes() == (tmp_path / "b" / NAMES_FILE).read_bytes()

@@ -1,4 +1,5 @@
 """nseen_name_features: per token and label, its place in a listed name (one column per label); saved as text + npz."""
+import gzip
 import json
 from pathlib import Path
 from typing import Dict, List
@@ -101,8 +102,8 @@ def test_a_missing_or_foreign_settings_file_names_itself(nlp: Language, tmp_path
 def test_a_truncated_list_names_its_file(nlp: Language, tmp_path: Path) -> None:
     features = nlp.get_pipe("nseen_name_features")
     features.to_disk(tmp_path / "f")
-    names = tmp_path / "f" / "PROTEIN" / "names.txt"
-    names.write_text(names.read_text().split("\n", 1)[1])
+    names = tmp_path / "f" / "PROTEIN" / "names.txt.gz"
+    names.write_bytes(gzip.compress(gzip.decompress(names.read_bytes()).split(b"\n", 1)[1]))
     with pytest.raises(ArtifactError, match="truncated"):
         features.from_disk(tmp_path / "f")
 

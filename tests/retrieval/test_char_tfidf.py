@@ -138,8 +138,17 @@ def test_foreign_arrays_are_an_artifact_error(tmp_path):
     bad_rare[0] |= (1 << index.counts.transposed().col_bits) - 1  # a name row past the names
     falling = good["indptr"].copy()
     falling[2] = falling[3] + 1
-    changes = [dict(entries=bad_column), dict(entries=no_count), dict(rare_entries=bad_rare),
-               dict(entries=good["entries"].astype(np.float32)), dict(entries=good["entries"].astype(np.uint64)),
+    # the entries are not scanned on load: a column out of range fails the first read, a count of 0 weighs as 1
+    for change, fails in ((dict(entries=bad_column), True), (dict(rare_entries=bad_rare), True),
+                          (dict(entries=no_count), False)):
+        np.savez(tmp_path / "late.npz", **{**good, **change})
+        loaded = CharNgramTfidf.from_disk(tmp_path / "late.npz", mmap=True)
+        if fails:
+            with pytest.raises(ArtifactError, match="late.npz: .* a column out of range"):
+                loaded.rare_top_k(loaded.transform(NAMES), 3, 0.5) and loaded.counts.to_csr()
+        else:
+            assert np.isfinite(loaded.counts.to_csr().data).all()
+    changes = [dict(entries=good["entries"].astype(np.float32)), dict(entries=good["entries"].astype(np.uint64)),
                dict(entries=good["entries"][:-1]), dict(indptr=falling), dict(inv_norm=good["inv_norm"][:-2]),
                dict(vocab_ids=good["vocab_ids"][::-1] * 0), dict(vocab_keys=good["vocab_keys"][::-1].copy()),
                dict(indptr=good["indptr"][:-1]), dict(idf=good["idf"][:-1])]

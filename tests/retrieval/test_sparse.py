@@ -8,7 +8,7 @@ import scipy.sparse as sp
 
 from spacy_nseen.retrieval import term_vocab
 from spacy_nseen.retrieval.char_tfidf import CharNgramTfidf
-from spacy_nseen.retrieval.sparse import TfMatrix
+from spacy_nseen.retrieval.sparse import TfMatrix, column_bits
 from spacy_nseen.retrieval.term_vocab import HashedTermVocab, NgramVocab, ngram_keys, pack_ngram, unpack_ngram
 from spacy_nseen.retrieval.word_tfidf import NameTokenIndex, name_terms
 
@@ -331,3 +331,26 @@ def test_a_map_that_would_cost_more_than_it_saves_is_not_kept() -> None:
         assert index.shared is None and index.n_rows == index.n_names == len(names)
         _assert_same_csr(index.matrix, own.matrix)
         assert numpy.array_equal(index.idf, own.idf)
+
+
+def test_damaged_term_counts_are_artifact_errors_on_load_or_first_read(tmp_path) -> None:
+    """Offsets are checked on load; the entries are not scanned then (that would read every mapped page), so a
+    column out of range is an ArtifactError naming the file when a search first reads it."""
+    from spacy_nseen.errors import ArtifactError
+    from spacy_nseen.retrieval.array_io import load_npz
+
+    CharNgramTfidf().fit(NAMES).to_disk(tmp_path / "good.npz")
+    good = {name: numpy.array(value) for name, value in load_npz(tmp_path / "good.npz").items()}
+    shifted = good["indptr"].copy()
+    shifted[1] = shifted[2] + 1
+    numpy.savez(tmp_path / "offsets.npz", **{**good, "indptr": shifted})
+    with pytest.raises(ArtifactError, match="offsets.npz: its sparse matrix arrays disagree"):
+        CharNgramTfidf.from_disk(tmp_path / "offsets.npz")
+    entries = good["entries"].copy()
+    entries[:] |= entries.dtype.type((1 << column_bits(int(good["shape"][1]))) - 1)  # every column: the last + more
+    numpy.savez(tmp_path / "columns.npz", **{**good, "entries": entries})
+    loaded = CharNgramTfidf.from_disk(tmp_path / "columns.npz")
+    with pytest.raises(ArtifactError, match="columns.npz: its sparse matrix arrays hold a column out of range"):
+        loaded.counts.rows([0, 1])
+    with pytest.raises(ArtifactError, match="columns.npz: its sparse matrix arrays hold a column out of range"):
+        loaded.counts.counts()

@@ -132,8 +132,11 @@ def test_foreign_sparse_arrays_are_an_artifact_error(tmp_path) -> None:
     bad_column[0] |= (1 << counts.col_bits) - 1  # a term column past the vocabulary
     bad_postings = numpy.array(index.postings.entries)
     bad_postings[-1] |= (1 << index.postings.col_bits) - 1  # a name row past the names
-    changes = [dict(entries=bad_column), dict(postings_entries=bad_postings),
-               dict(entries=counts.entries.astype(numpy.float32)), dict(postings_indptr=index.postings.indptr[::-1]),
+    for change in (dict(entries=bad_column), dict(postings_entries=bad_postings)):  # not scanned on load
+        loaded = NameTokenIndex.from_disk(_saved_with(tmp_path, index, **change))
+        with pytest.raises(ArtifactError, match="bad.npz: .* a column out of range"):
+            loaded.counts.to_csr() if "entries" in change else loaded.postings.to_csr()
+    changes = [dict(entries=counts.entries.astype(numpy.float32)), dict(postings_indptr=index.postings.indptr[::-1]),
                dict(entries=counts.entries[:-1]), dict(inv_norm=counts.inv_norm[:-1]), dict(idf=index.idf[:-1]),
                dict(vocab_hash_ids=numpy.zeros(len(index.vocab), numpy.int32)),
                dict(vocab_offsets=numpy.array(index.vocab.offsets[:-1])), dict(vocab_hashes=index.vocab.hashes[::-1].copy())]

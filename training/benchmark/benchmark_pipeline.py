@@ -114,15 +114,58 @@ def probe(pipeline_dir: Path, threads: int, texts_path: Optional[Path] = None, e
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def probe_pair(pipeline_dir: Path, threads: int, texts_path: Path) -> List[Dict[str, Any]]:
+    """Two probes run side by side on the same texts (as two workers of the service or of `annotate` run): each one's
+    proportional set size counts half of every file page both map."""
+    command = [sys.executable, "-m", "training.benchmark.benchmark_probe", str(pipeline_dir), "--threads", str(threads),
+               "--texts", str(texts_path), "--hold"]
+    cwd = Path(__file__).resolve().parents[2]
+    workers = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=cwd) for _ in range(2)]
+    try:
+        for worker in workers:  # each prints a first reading once its texts are done, then waits for a line on stdin
+            assert worker.stdout is not None
+            worker.stdout.readline()
+        readings = []  # read again once both have run every text and still hold the pipeline
+        for worker in workers:
+            assert worker.stdin is not None and worker.stdout is not None
+            worker.stdin.write("measure\n")
+            worker.stdin.flush()
+            readings.append(worker.stdout.readline())
+    finally:
+        for worker in workers:
+            if worker.stdin is not None:
+                worker.stdin.close()
+            worker.wait(timeout=60)
+    return [json.loads(line) for line in readings]
+
+
+def pipeline_maps_left(pipeline_dir: Path) -> Dict[str, float]:
+    """RETURNS (Dict[str, float]): the files of `pipeline_dir` this process still maps (resident MB): a pipeline
+    left loaded here would share its pages with the probes and halve their proportional set size."""
+    from training.benchmark.benchmark_probe import resident_files
+
+    return resident_files(str(Path(pipeline_dir).resolve()))
+
+
 def load_and_memory(pipeline_dir: Path, texts_path: Path, threads: int) -> Dict[str, Any]:
-    """Cold and warm `spacy.load` and peak memory, each in a fresh process."""
+    """Cold and warm `spacy.load` and peak memory, each in a fresh process (this one must no longer map the
+    pipeline's files: `pipeline_maps_left`)."""
+    import gc
+
+    gc.collect()  # a Language's reference cycles keep a deleted pipeline (and its file mappings) until collected
+    left = pipeline_maps_left(pipeline_dir)
+    if left:
+        msg.warn(f"The benchmark process still maps {len(left)} pipeline files: the probes' PSS is shared with it")
     cold_dropped = drop_page_cache()
     cold = probe(pipeline_dir, threads)
     warm = [probe(pipeline_dir, threads) for _ in range(3)]
     without = [probe(pipeline_dir, threads, exclude=["nseen_linker"]) for _ in range(3)]
     run = probe(pipeline_dir, threads, texts_path)
     run_without = probe(pipeline_dir, threads, texts_path, exclude=["nseen_linker"])
+    pair = probe_pair(pipeline_dir, threads, texts_path)
     return {
+        "parent_maps_pipeline_files": bool(left),
+        "two_processes_after_run": [reading["memory_after_run"] for reading in pair],
         "cold": cold, "cold_after_dropping_page_cache": cold_dropped,
         "warm_load_seconds": min(w["load_seconds"] for w in warm), "warm_import_seconds": min(w["import_seconds"] for w in warm),
         "warm_load_seconds_without_linker": min(w["load_seconds"] for w in without),

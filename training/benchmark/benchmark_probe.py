@@ -56,7 +56,8 @@ def resident_files(under: str) -> Dict[str, float]:
 
 
 def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads: int,
-          mappings: bool = False, batch_size: Optional[int] = None) -> Dict[str, object]:
+          mappings: bool = False, batch_size: Optional[int] = None, held: Optional[List[object]] = None) -> Dict[str, object]:
+    """Measure one load (and run); `held`: a list the loaded pipeline is appended to, to keep it alive."""
     start = time.perf_counter()
     import spacy  # noqa: F401  (imports torch through thinc)
     import torch
@@ -79,6 +80,8 @@ def probe(pipeline: str, texts_path: Optional[str], exclude: List[str], threads:
         out["memory_after_run"] = memory_mb()
     if mappings:
         out["resident_files_mb"] = resident_files(str(Path(pipeline).resolve()))
+    if held is not None:
+        held.append(nlp)
     return out
 
 
@@ -92,10 +95,19 @@ def main(argv: List[str]) -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--mappings", action="store_true", help="also the resident MB of each mapped pipeline file")
     parser.add_argument("--batch-size", type=int, default=None, help="docs per nlp.pipe batch (default: the config's)")
+    parser.add_argument("--hold", action="store_true",
+                        help="after printing, keep the pipeline loaded and print the memory again for each line read "
+                        "from stdin, until stdin closes (to measure processes that share the pipeline's files)")
     args = parser.parse_args(argv)
     if args.batch_size is not None and args.batch_size < 1:
         parser.error(f"--batch-size must be at least 1, got {args.batch_size}")
-    print(json.dumps(probe(args.pipeline, args.texts, args.exclude, args.threads, args.mappings, args.batch_size)))
+    held: List[object] = []
+    print(json.dumps(probe(args.pipeline, args.texts, args.exclude, args.threads, args.mappings, args.batch_size, held)),
+          flush=True)
+    if args.hold:
+        for _ in sys.stdin:
+            print(json.dumps({"memory_after_run": memory_mb()}), flush=True)
+        held.clear()
 
 
 if __name__ == "__main__":

@@ -120,7 +120,14 @@ def write_markdown(results: Dict[str, Any], path: Path) -> None:
                       ["warm import (s)", lm["warm_import_seconds"]],
                       ["after load (MB)", lm["after_load"]], ["after load, without linker (MB)", lm["after_load_without_linker"]],
                       ["after linking every caption (MB)", lm["after_run"]], ["same, without linker (MB)", lm["after_run_without_linker"]],
-                  ]), ""]
+                      *[[f"two processes side by side, process {i + 1}, after linking every caption (MB)", reading]
+                        for i, reading in enumerate(lm.get("two_processes_after_run", []))],
+                  ]), "",
+                  "Every probe is a fresh process; the benchmark process no longer maps the pipeline's files"
+                  + (" (it did: PSS figures are shared with it)" if lm.get("parent_maps_pipeline_files") else "")
+                  + ". File-backed pages (`RssFile`) are the memory-mapped indexes the searches touched; processes that map the "
+                  "same pipeline share them, so each one's proportional set size (`Pss`) counts a shared page by half when two "
+                  "run side by side.", ""]
     if "index_build" in results:
         rows = [[kb, b["names"], b["n_trees"], b.get("build_precision", ""), b["seconds"], b["parts_seconds"], b.get("build_parts_seconds", {}),
                  b.get("rebuilt_size_mb", b["size_mb"]), b.get("rebuilt_files_mb", b["files_mb"]), (b.get("rebuilt_hits") or {}).get("hits@1", "")]

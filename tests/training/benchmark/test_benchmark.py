@@ -128,6 +128,27 @@ def test_probe_reports_load_time_and_memory(linker_dirs, mentions, tmp_path):
     json.dumps(result)
 
 
+@pytest.mark.slow
+def test_two_probes_side_by_side_share_the_pipelines_file_pages(linker_dirs, mentions, tmp_path):
+    import gc
+
+    import spacy
+
+    benchmark_pipeline.ruler_pipeline(mentions, linker_dirs).to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    loaded("AK1 and ATP")
+    assert benchmark_pipeline.pipeline_maps_left(tmp_path / "pipeline")  # its indexes are memory-mapped
+    del loaded
+    gc.collect()  # as load_and_memory does before its probes
+    assert benchmark_pipeline.pipeline_maps_left(tmp_path / "pipeline") == {}
+    (tmp_path / "texts.txt").write_text("AK1 and ATP\nAK2", encoding="utf8")
+    pair = benchmark_pipeline.probe_pair(tmp_path / "pipeline", 1, tmp_path / "texts.txt")
+    assert len(pair) == 2
+    for reading in pair:
+        memory = reading["memory_after_run"]
+        assert memory["VmRSS"] > 0 and ("Pss" not in memory or memory["Pss"] <= memory["VmRSS"])
+
+
 def test_linkers_take_several_values():
     argv = ["--linkers", "a", "b", "--output", "x.json", "--linkers", "c"]
     assert benchmark.expand_multi_value(argv, "--linkers") == [
