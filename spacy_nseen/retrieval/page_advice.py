@@ -11,8 +11,15 @@ in the page cache: without read-ahead each first touch of a page is one read).
 Right after a machine starts (or its page cache was dropped), each first touch of a page is a random disk read, and
 linking runs at a quarter of its speed until the pages are in memory (`results/benchmark_multi/`). `prefetch`
 asks the kernel to read the whole files into the page cache in one sequential pass, in a background thread, when a
-linker is loaded: loading does not wait, the resident set does not grow (a page counts once a query touches it), and
-the page cache gives the memory back to other programs when they need it. Set `NSEEN_PREFETCH=none` to turn it off.
+linker is loaded: loading does not wait, and the page cache gives the memory back to other programs when they need
+it. Set `NSEEN_PREFETCH=none` to turn it off.
+
+What the resident set counts depends on the page cache, not only on the advice. A kernel that caches files in large
+folios (Linux 6.x; this project's CI host runs 6.18) maps the whole folio around a faulting page, `MADV_RANDOM` or
+not: touching one page in every 256 KB of a 64 MB file that sequential reading (or writing, or this prefetch) had
+cached mapped all 64 MB, and 1 MB of the same file read first by those faults. So once the files are cached, a
+process that links for a while holds about their whole size as file-backed RSS: clean pages that every process
+mapping the same pipeline shares (each one's PSS counts its share) and that the kernel can drop.
 """
 
 import ctypes
