@@ -1,0 +1,114 @@
+"""What a reader sees: every link the pipeline makes on a sample of text no one tuned on, listed for judging.
+
+    python -m training.evaluation.link_sample PIPELINE TEXT --match "Drosophila|C\\. elegans|zebrafish" \\
+        --sample 150 --seed 7 --output results/organisms_all/unseen_sentences
+
+TEXT: one text per line (gzip or plain), e.g. the mirror's `unlabelled/biomedical_sentences.txt.gz`. The lines that
+`--match` (a regular expression; all lines without it) are drawn, `--sample` of them with `--seed`. Writes
+`links.tsv` (one row per linked or unlinked entity of a routed label: text number, mention, label, reference set,
+id, `kb_score`, the name the best candidate matched, whether it was linked, an empty `judged` column for a reader's
+verdict, the context) and `metrics.json` (texts, entities, linked, unlinked, by reference set). No gold exists for
+such text: whether a link is right is the reader's judgement, written into `judged` and summed in the results README.
+"""
+
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional
+
+import spacy
+import typer
+from spacy.language import Language
+from spacy.tokens import Doc
+from wasabi import msg
+
+from spacy_nseen.linker.candidate import Candidate
+from spacy_nseen.pipe.routing import route_entities
+from training.evaluation.case_vetoes import context_of, linker_pipe, read_lines
+
+COLUMNS = ("text", "mention", "label", "kb", "kb_id", "kb_score", "matched_name", "linked", "judged", "context")
+
+
+def matching_lines(lines: List[str], pattern: Optional[str]) -> List[str]:
+    """RETURNS (List[str]): the lines in which the regular expression `pattern` is found (all lines if None);
+    ValueError naming the pattern if it does not compile."""
+    if pattern is None:
+        return list(lines)
+    try:
+        regex = re.compile(pattern)
+    except re.error as err:
+        raise ValueError(f"--match {pattern!r} is not a regular expression ({err})") from None
+    return [line for line in lines if regex.search(line)]
+
+
+def link_rows(nlp: Language, docs: Iterable[Doc]) -> List[Dict[str, object]]:
+    """RETURNS (List[Dict[str, object]]): one row (`COLUMNS`) per entity the linker routes to a reference set,
+    in text order."""
+    pipe = linker_pipe(nlp)
+    rows: List[Dict[str, object]] = []
+    for number, doc in enumerate(docs):
+        for routed in route_entities(doc, pipe.kbs, overwrite=True):
+            ent = routed.span
+            candidates = [Candidate(*c) for c in (ent._.kb_candidates or [])]
+            best = next((c for c in candidates if c.kb_id == ent.kb_id_), candidates[0] if candidates else None)
+            score = ent._.kb_score
+            rows.append(
+                {
+                    "text": number,
+                    "mention": ent.text,
+                    "label": ent.label_,
+                    "kb": routed.kb,
+                    "kb_id": ent.kb_id_ or (best.kb_id if best is not None else ""),
+                    "kb_score": "" if score is None else round(float(score), 3),
+                    "matched_name": best.name if best is not None else "",
+                    "linked": bool(ent.kb_id_),
+                    "judged": "",
+                    "context": context_of(doc, ent.start_char, ent.end_char),
+                }
+            )
+    return rows
+
+
+def summary(rows: List[Dict[str, object]], n_texts: int) -> Dict[str, object]:
+    """RETURNS (Dict[str, object]): counts of texts, entities and links, overall and by reference set."""
+    by_kb: Dict[str, Dict[str, int]] = {}
+    for row in rows:
+        counts = by_kb.setdefault(str(row["kb"]), {"entities": 0, "linked": 0})
+        counts["entities"] += 1
+        counts["linked"] += int(bool(row["linked"]))
+    linked = sum(c["linked"] for c in by_kb.values())
+    return {"texts": n_texts, "entities": len(rows), "linked": linked, "unlinked": len(rows) - linked, "by_kb": by_kb}
+
+
+def main(
+    pipeline: str = typer.Argument(..., help="A pipeline directory or installed package"),
+    text: Path = typer.Argument(..., help="One text per line (gzip or plain)", exists=True, dir_okay=False),
+    output: Path = typer.Option(..., "--output", help="Directory for links.tsv and metrics.json"),
+    match: Optional[str] = typer.Option(None, "--match", help="Draw only lines this regular expression finds"),
+    sample: int = typer.Option(150, "--sample", min=1, help="Lines drawn at random (all if fewer)"),
+    seed: int = typer.Option(7, "--seed"),
+) -> None:
+    try:
+        lines = matching_lines(read_lines(text), match)
+    except ValueError as err:
+        msg.fail(str(err), exits=1)
+    random.seed(seed)
+    chosen = random.sample(lines, min(sample, len(lines)))
+    nlp = spacy.load(pipeline)
+    rows = link_rows(nlp, nlp.pipe(chosen))
+    output.mkdir(parents=True, exist_ok=True)
+    table = ["\t".join(COLUMNS)] + ["\t".join(str(row[c]) for c in COLUMNS) for row in rows]
+    (output / "links.tsv").write_text("\n".join(table) + "\n", encoding="utf8")
+    metrics = {
+        "command": "python -m training.evaluation.link_sample " + " ".join(sys.argv[1:]),
+        "lines_matching": len(lines),
+        **summary(rows, len(chosen)),
+    }
+    (output / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf8")
+    msg.good(f"{len(chosen)} texts: {metrics['linked']} of {metrics['entities']} entities linked; wrote {output}")
+
+
+if __name__ == "__main__":
+    typer.run(main)
