@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .cell_lines import CellLineTable
 from .context_evidence import ContextEvidence
-from .evidence import TextEvidence
+from .evidence import TextEvidence, nearest_qualifiers
 from .lexicon import ECOLI, FISSION_YEAST, HUMAN, MOUSE, RAT, YEAST, canonical_taxon
 from .mention_form import mention_form_evidence
 
@@ -48,6 +48,10 @@ class AssignerSettings:
     article_saturation (float): Total article count at which the article level reaches its full
         weight (1: one organism word in the article counts fully; 3: it counts a third).
     near_words (int): Words allowed between an organism word and the mention it qualifies.
+    nearest_qualifier (bool): Of the organism words before a mention, leave out one that another organism's word
+        stands between with other words (`mouse` for the second `Notch` of `mouse Notch1 and Drosophila Notch`:
+        it qualifies `Notch1`); words joined by a conjunction all count (`human and mouse p53`). False: every
+        word within `near_words` counts (`evidence.nearest_qualifiers`).
     max_evidence (int): Evidence strings kept per mention.
     """
 
@@ -65,6 +69,7 @@ class AssignerSettings:
     graft_host_strength: float = 0.0
     article_saturation: float = 1.0
     near_words: int = 3
+    nearest_qualifier: bool = True
     max_evidence: int = 6
     prior: Tuple[Tuple[int, float], ...] = DEFAULT_PRIOR
 
@@ -311,10 +316,14 @@ class OrganismAssigner:
         near: Dict[int, float] = {}
         same_sentence: Dict[int, float] = {}
         labels: Dict[Tuple[str, int], str] = {}
+        in_sentence = [
+            hit for hit, hit_sentence in zip(evidence.hits, evidence.hit_sentences) if hit_sentence == sentence
+        ]
+        qualifiers = [hit for hit in in_sentence if evidence.is_near(hit, start, end, s.near_words)]
+        for hit in nearest_qualifiers(evidence, qualifiers, start) if s.nearest_qualifier else qualifiers:
+            near[hit.taxon] = near.get(hit.taxon, 0.0) + hit.strength
+            labels.setdefault(("near", hit.taxon), hit.label)
         for hit, hit_sentence in zip(evidence.hits, evidence.hit_sentences):
-            if hit_sentence == sentence and evidence.is_near(hit, start, end, s.near_words):
-                near[hit.taxon] = near.get(hit.taxon, 0.0) + hit.strength
-                labels.setdefault(("near", hit.taxon), hit.label)
             if hit_sentence == sentence:
                 same_sentence[hit.taxon] = same_sentence.get(hit.taxon, 0.0) + hit.strength
                 labels.setdefault(("sentence", hit.taxon), hit.label)

@@ -25,6 +25,10 @@ from .lexicon import (
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-Za-z])*\)\s)")
 _WORD = re.compile(r"[^\W_]+")
 _NEAR_BLOCKER = re.compile(r"[.;:!?]")
+SPECIES_WORD_LABEL = "word "  # how `find_species_words` labels a species word (`word 'mouse'`)
+_CONJUNCTIONS = frozenset(
+    {"and", "or", "but", "not", "versus", "vs", "the", "a", "an", "both", "either"}
+)  # and determiners
 
 
 @dataclass
@@ -130,6 +134,29 @@ class TextEvidence:
             between = self.text[end : hit.start]
             return between.strip() in ("(", "[", "-", ",")
         return False
+
+
+def nearest_qualifiers(evidence: TextEvidence, near: Sequence[SpeciesHit], start: int) -> List[SpeciesHit]:
+    """RETURNS (List[SpeciesHit]): the hits of `near` (all `is_near` a mention starting at `start`, in text order)
+    that qualify it. The species words before the mention are read back from the nearest: words joined by
+    conjunctions, determiners or commas qualify it together (`human, mouse and rat Egr1`, `the human and the rat
+    VPAC1`); a species word separated from the next one by other words qualifies another noun and is left out, with
+    every word before it (`mouse` for the second `Notch` of `mouse Notch1 and Drosophila Notch`; `human` in `the
+    human homolog of yeast Enp1`). Cell lines are hosts, not qualifiers: they are kept and never shadow a word
+    (`human CD80 (CHO-CD80)`)."""
+    words = [h for h in near if h.end <= start and h.label.startswith(SPECIES_WORD_LABEL)]
+    dropped: Set[int] = set()
+    for i in range(len(words) - 2, -1, -1):  # the gap after words[i], read from the mention back
+        if _qualifies_other_noun(evidence.text[words[i].end : words[i + 1].start]):
+            dropped = {id(h) for h in words[: i + 1]}
+            break
+    return [h for h in near if id(h) not in dropped]
+
+
+def _qualifies_other_noun(between: str) -> bool:
+    """Whether the text between two organism words holds a word other than a conjunction or determiner (`and`,
+    `or`, `vs`, `the`: `the human and the rat VPAC1` names both)."""
+    return any(word.lower() not in _CONJUNCTIONS for word in _WORD.findall(between))
 
 
 def graft_host(hit: SpeciesHit, strength: float) -> SpeciesHit:

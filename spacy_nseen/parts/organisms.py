@@ -51,6 +51,7 @@ def make_organism_assigner(
     graft_host_strength: float = AssignerSettings.graft_host_strength,
     article_saturation: float = AssignerSettings.article_saturation,
     near_words: int = AssignerSettings.near_words,
+    nearest_qualifier: bool = AssignerSettings.nearest_qualifier,
     max_evidence: int = AssignerSettings.max_evidence,
     prior: List[List[Union[int, float]]] = [[taxon, value] for taxon, value in DEFAULT_PRIOR],  # noqa: B006
 ) -> OrganismPart:
@@ -73,6 +74,7 @@ def make_organism_assigner(
         "graft_host_strength": graft_host_strength,
         "article_saturation": article_saturation,
         "near_words": near_words,
+        "nearest_qualifier": nearest_qualifier,
         "max_evidence": max_evidence,
         "prior": prior,
     }

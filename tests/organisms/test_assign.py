@@ -192,3 +192,16 @@ def test_a_mention_on_a_cell_line_name_is_scanned_again(cell_lines):
     assert not reusable_scan(OrganismAssigner(cell_lines=cell_lines).scan(text), text, offsets)
     text, offsets = SCANNED_TEXTS[0]
     assert reusable_scan(OrganismAssigner(cell_lines=cell_lines).scan(text), text, offsets)
+
+
+def test_of_two_species_words_the_nearest_decides_unless_switched_off(nlp):
+    text = "RBP-J binds the RAM23 regions of mouse Notch1 and Drosophila Notch, respectively."
+    doc = nlp.make_doc(text)
+    start = text.rindex("Notch")
+    doc.ents = [doc.char_span(text.index("Notch1"), text.index("Notch1") + 6, label="PROTEIN"),
+                doc.char_span(start, start + 5, label="PROTEIN")]
+    notch1, notch = OrganismAssigner().assign(doc).spans
+    assert notch1.taxon == 10090 and notch.taxon == 7227
+    assert notch.evidence[0] == "word 'Drosophila' next to the mention → 7227"
+    every_word = OrganismAssigner(AssignerSettings(nearest_qualifier=False)).assign(doc).spans[1]
+    assert every_word.taxon == 10090  # mouse is within three words too, and the prior and the form favour it

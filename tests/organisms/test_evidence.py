@@ -51,3 +51,28 @@ def test_fission_yeast_alleles_make_the_yeast_words_and_deletions_fission_yeast_
     assert set(ev.in_fission_yeast().counts()) == {284812}
     budding = TextEvidence.from_text("S. cerevisiae cells with red1Δ; mei4+ and ssm4+.")
     assert not budding.names_fission_yeast()  # a budding yeast name keeps the text budding yeast's
+
+
+def _qualifiers(text, mention, cell_lines=None, occurrence=-1):
+    from spacy_nseen.organisms.evidence import nearest_qualifiers
+
+    ev = TextEvidence.from_text(text, cell_lines)
+    start = text.rindex(mention) if occurrence == -1 else text.index(mention)
+    near = [h for h in ev.hits if ev.is_near(h, start, start + len(mention), max_words=3)]
+    return [text[h.start : h.end] for h in nearest_qualifiers(ev, near, start)]
+
+
+def test_the_species_word_nearest_a_mention_qualifies_it_not_one_that_qualifies_another_noun():
+    assert _qualifiers("the RAM23 regions of mouse Notch1 and Drosophila Notch", "Notch") == ["Drosophila"]
+    assert _qualifiers("The human homolog of yeast Enp1 was cloned", "Enp1") == ["yeast"]
+    assert _qualifiers("mouse ADA and human ADA", "ADA") == ["human"]
+
+
+def test_species_words_joined_by_conjunctions_qualify_together():
+    assert _qualifiers("the mouse, rat, and human Egr1 genes", "Egr1") == ["mouse", "rat", "human"]
+    assert _qualifiers("to activate the human and the rat VPAC1", "VPAC1") == ["human", "rat"]
+    assert _qualifiers("in human, but not mouse, Th cells", "Th") == ["human", "mouse"]
+
+
+def test_a_cell_line_is_a_host_kept_beside_the_words_and_never_shadows_them(cell_lines):
+    assert _qualifiers("mouse Akt (HeLa-Akt cells)", "Akt", cell_lines) == ["mouse", "HeLa"]

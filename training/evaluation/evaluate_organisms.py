@@ -221,13 +221,14 @@ def held_out_captions(captions: Sequence[Caption], spec: str) -> List[Caption]:
 
 
 def parse_settings(spec: str) -> AssignerSettings:
-    """Parse 'key=value,key=value' into AssignerSettings (numbers only)."""
+    """Parse 'key=value,key=value' into AssignerSettings (numbers, or true/false)."""
     values: Dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep:
             raise typer.BadParameter(f"--set expects key=value pairs, got {part!r}")
-        values[key.strip()] = int(value) if value.strip().isdigit() else float(value)
+        word = value.strip().lower()
+        values[key.strip()] = (word == "true") if word in ("true", "false") else int(word) if word.isdigit() else float(value)
     try:
         return AssignerSettings.from_dict(values)
     except (ValueError, TypeError) as e:

@@ -9,8 +9,13 @@ TEXT: one text per line (gzip or plain), e.g. the mirror's `unlabelled/biomedica
 id, `kb_score`, the name the best candidate matched, whether it was linked, an empty `judged` column for a reader's
 verdict, the context) and `metrics.json` (texts, entities, linked, unlinked, by reference set). No gold exists for
 such text: whether a link is right is the reader's judgement, written into `judged` and summed in the results README.
+
+`--versus KEY=VALUE` (an organism assigner setting, `AssignerSettings`) runs the same texts a second time with the
+setting changed and writes `changed.tsv`: the entities whose id or linking differs, both answers side by side, for
+judging what a setting does on text it was not chosen on.
 """
 
+import dataclasses
 import json
 import random
 import re
@@ -27,6 +32,7 @@ from wasabi import msg
 from spacy_nseen.linker.candidate import Candidate
 from spacy_nseen.pipe.routing import route_entities
 from training.evaluation.case_vetoes import context_of, linker_pipe, read_lines
+from training.evaluation.evaluate_organisms import parse_settings
 
 COLUMNS = ("text", "mention", "label", "kb", "kb_id", "kb_score", "matched_name", "linked", "judged", "context")
 
@@ -71,6 +77,35 @@ def link_rows(nlp: Language, docs: Iterable[Doc]) -> List[Dict[str, object]]:
     return rows
 
 
+def with_assigner_setting(nlp: Language, setting: str) -> None:
+    """Change one organism assigner setting (`KEY=VALUE`, as `evaluate_organisms --set`) of a loaded pipeline."""
+    key = setting.partition("=")[0].strip()
+    value = getattr(parse_settings(setting), key)
+    assigner = linker_pipe(nlp).organism_assigner
+    if assigner is None:
+        raise ValueError("the pipeline's linker assigns no organisms")
+    assigner.settings = dataclasses.replace(assigner.settings, **{key: value})
+
+
+def changed_rows(base: List[Dict[str, object]], other: List[Dict[str, object]]) -> List[Dict[str, object]]:
+    """RETURNS (List[Dict[str, object]]): the rows whose id or linking differs between two runs over the same
+    texts, each with the second run's answer as `kb_id_versus`, `linked_versus`, `kb_score_versus`."""
+    if [(r["text"], r["mention"]) for r in base] != [(r["text"], r["mention"]) for r in other]:
+        raise ValueError("the two runs found different entities: their rows cannot be paired")
+    return [
+        {**a, "kb_id_versus": b["kb_id"], "linked_versus": b["linked"], "kb_score_versus": b["kb_score"]}
+        for a, b in zip(base, other)
+        if (a["kb_id"], a["linked"]) != (b["kb_id"], b["linked"])
+    ]
+
+
+def write_rows(path: Path, rows: List[Dict[str, object]], columns: Iterable[str]) -> None:
+    """Write rows as a TSV with a header (`columns`)."""
+    columns = list(columns)
+    lines = ["\t".join(columns)] + ["\t".join(str(row[c]) for c in columns) for row in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf8")
+
+
 def summary(rows: List[Dict[str, object]], n_texts: int) -> Dict[str, object]:
     """RETURNS (Dict[str, object]): counts of texts, entities and links, overall and by reference set."""
     by_kb: Dict[str, Dict[str, int]] = {}
@@ -89,23 +124,30 @@ def main(
     match: Optional[str] = typer.Option(None, "--match", help="Draw only lines this regular expression finds"),
     sample: int = typer.Option(150, "--sample", min=1, help="Lines drawn at random (all if fewer)"),
     seed: int = typer.Option(7, "--seed"),
+    versus: Optional[str] = typer.Option(None, "--versus", help="KEY=VALUE: an organism assigner setting to compare"),
 ) -> None:
     try:
         lines = matching_lines(read_lines(text), match)
-    except ValueError as err:
+        if versus is not None:
+            parse_settings(versus)
+    except (ValueError, typer.BadParameter) as err:
         msg.fail(str(err), exits=1)
     random.seed(seed)
     chosen = random.sample(lines, min(sample, len(lines)))
     nlp = spacy.load(pipeline)
     rows = link_rows(nlp, nlp.pipe(chosen))
     output.mkdir(parents=True, exist_ok=True)
-    table = ["\t".join(COLUMNS)] + ["\t".join(str(row[c]) for c in COLUMNS) for row in rows]
-    (output / "links.tsv").write_text("\n".join(table) + "\n", encoding="utf8")
-    metrics = {
+    write_rows(output / "links.tsv", rows, COLUMNS)
+    metrics: Dict[str, object] = {
         "command": "python -m training.evaluation.link_sample " + " ".join(sys.argv[1:]),
         "lines_matching": len(lines),
         **summary(rows, len(chosen)),
     }
+    if versus is not None:
+        with_assigner_setting(nlp, versus)
+        changed = changed_rows(rows, link_rows(nlp, nlp.pipe(chosen)))
+        write_rows(output / "changed.tsv", changed, [*COLUMNS, "kb_id_versus", "linked_versus", "kb_score_versus"])
+        metrics.update({"versus": versus, "changed": len(changed)})
     (output / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf8")
     msg.good(f"{len(chosen)} texts: {metrics['linked']} of {metrics['entities']} entities linked; wrote {output}")
 

@@ -69,3 +69,15 @@ def test_a_truncated_taxon_file_is_an_error_naming_it(tmp_path):
     path.write_bytes(path.read_bytes()[:-40])
     with pytest.raises(BioIDFormatError, match="names.tsv.gz.*truncated"):
         read_taxa(path, "accession", "taxon_id")
+
+
+def test_settings_are_numbers_or_true_false():
+    import typer
+
+    from training.evaluation.evaluate_organisms import parse_settings
+
+    settings = parse_settings("near_weight=2.5,near_words=4,nearest_qualifier=false")
+    assert settings.near_weight == 2.5 and settings.near_words == 4 and settings.nearest_qualifier is False
+    assert parse_settings("nearest_qualifier=True").nearest_qualifier is True
+    with pytest.raises(typer.BadParameter):
+        parse_settings("no_such_setting=1")

@@ -33,8 +33,31 @@ def test_the_command_writes_the_table_and_counts(make_nlp, tmp_path, monkeypatch
     ruler.add_patterns([{"label": "PROTEIN", "pattern": "HRAS"}])
     monkeypatch.setattr(link_sample.spacy, "load", lambda _: nlp)
     (tmp_path / "text.txt").write_text("HRAS in flies\nnothing here\nHRAS again in mice\n", encoding="utf8")
-    link_sample.main("pipeline", tmp_path / "text.txt", tmp_path / "out", "HRAS", 10, 7)
+    link_sample.main("pipeline", tmp_path / "text.txt", tmp_path / "out", "HRAS", 10, 7, None)
     table = (tmp_path / "out" / "links.tsv").read_text(encoding="utf8").splitlines()
     assert table[0].split("\t") == list(COLUMNS) and len(table) == 3
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf8"))
     assert metrics["lines_matching"] == 2 and metrics["texts"] == 2 and metrics["linked"] == 2
+
+
+def test_versus_lists_the_links_an_assigner_setting_changes(make_nlp, tmp_path, monkeypatch):
+    nlp = make_nlp(threshold=0.0)
+    ruler = nlp.add_pipe("entity_ruler", first=True)
+    ruler.add_patterns([{"label": "PROTEIN", "pattern": "HRAS"}])
+    monkeypatch.setattr(link_sample.spacy, "load", lambda _: nlp)
+    (tmp_path / "text.txt").write_text("human HRAS and mouse HRAS\n", encoding="utf8")
+    link_sample.main("pipeline", tmp_path / "text.txt", tmp_path / "out", None, 10, 7, "near_weight=0")
+    metrics = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf8"))
+    changed = (tmp_path / "out" / "changed.tsv").read_text(encoding="utf8").splitlines()
+    assert metrics["versus"] == "near_weight=0" and metrics["changed"] == len(changed) - 1
+    assert changed[0].split("\t")[-3:] == ["kb_id_versus", "linked_versus", "kb_score_versus"]
+
+
+def test_rows_of_runs_that_found_other_entities_are_not_paired():
+    from training.evaluation.link_sample import changed_rows
+
+    row = {"text": 0, "mention": "HRAS", "kb_id": "a", "linked": True, "kb_score": 0.9}
+    assert changed_rows([row], [{**row, "kb_id": "b"}])[0]["kb_id_versus"] == "b"
+    assert changed_rows([row], [row]) == []
+    with pytest.raises(ValueError, match="cannot be paired"):
+        changed_rows([row], [{**row, "mention": "KRAS"}])
