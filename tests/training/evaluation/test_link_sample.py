@@ -8,6 +8,15 @@ from training.evaluation import link_sample
 from training.evaluation.link_sample import COLUMNS, link_rows, matching_lines, summary
 
 
+@pytest.fixture()
+def loaded_with_ruler(make_nlp, monkeypatch):
+    """The toy linker behind an entity ruler for `HRAS`, returned by the command's `spacy.load`."""
+    nlp = make_nlp(threshold=0.0)
+    nlp.add_pipe("entity_ruler", first=True).add_patterns([{"label": "PROTEIN", "pattern": "HRAS"}])
+    monkeypatch.setattr(link_sample.spacy, "load", lambda _: nlp)
+    return nlp
+
+
 def test_each_routed_entity_is_a_row_linked_or_not(make_nlp, make_doc):
     nlp = make_nlp(threshold=0.0)
     doc = make_doc(nlp, ["HRAS", "binds", "zzqx", "in", "flies"], [(0, 1, "PROTEIN"), (2, 3, "PROTEIN")])
@@ -27,11 +36,7 @@ def test_lines_are_drawn_from_those_the_pattern_finds():
         matching_lines(lines, "(")
 
 
-def test_the_command_writes_the_table_and_counts(make_nlp, tmp_path, monkeypatch):
-    nlp = make_nlp(threshold=0.0)
-    ruler = nlp.add_pipe("entity_ruler", first=True)
-    ruler.add_patterns([{"label": "PROTEIN", "pattern": "HRAS"}])
-    monkeypatch.setattr(link_sample.spacy, "load", lambda _: nlp)
+def test_the_command_writes_the_table_and_counts(loaded_with_ruler, tmp_path):
     (tmp_path / "text.txt").write_text("HRAS in flies\nnothing here\nHRAS again in mice\n", encoding="utf8")
     link_sample.main("pipeline", tmp_path / "text.txt", tmp_path / "out", "HRAS", 10, 7, None)
     table = (tmp_path / "out" / "links.tsv").read_text(encoding="utf8").splitlines()
@@ -40,11 +45,7 @@ def test_the_command_writes_the_table_and_counts(make_nlp, tmp_path, monkeypatch
     assert metrics["lines_matching"] == 2 and metrics["texts"] == 2 and metrics["linked"] == 2
 
 
-def test_versus_lists_the_links_an_assigner_setting_changes(make_nlp, tmp_path, monkeypatch):
-    nlp = make_nlp(threshold=0.0)
-    ruler = nlp.add_pipe("entity_ruler", first=True)
-    ruler.add_patterns([{"label": "PROTEIN", "pattern": "HRAS"}])
-    monkeypatch.setattr(link_sample.spacy, "load", lambda _: nlp)
+def test_versus_lists_the_links_an_assigner_setting_changes(loaded_with_ruler, tmp_path):
     (tmp_path / "text.txt").write_text("human HRAS and mouse HRAS\n", encoding="utf8")
     link_sample.main("pipeline", tmp_path / "text.txt", tmp_path / "out", None, 10, 7, "near_weight=0")
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf8"))
