@@ -8,6 +8,7 @@ from .errors import ArtifactError, NotInitializedError, NseenError
 from .linker.kb_linker import Candidate, KnowledgeBaseLinker, LinkerSettings
 from .ner.gazetteer import Gazetteer, make_gazetteer
 from .ner.glued_names import GluedNames, make_glued_names
+from .ner.greek_suffixes import GreekSuffixes, make_greek_suffixes
 from .ner.name_feature_embed import name_feature_hash_embed
 from .ner.name_features import NameFeatures, make_name_features
 from .ner.numbered_names import NumberedNames, make_numbered_names
@@ -26,6 +27,7 @@ __all__ = [
     "Gazetteer",
     "GluedNames",
     "KnowledgeBaseLinker",
+    "GreekSuffixes",
     "LinkerSettings",
     "NameFeatures",
     "NotInitializedError",
@@ -46,6 +48,7 @@ __all__ = [
     "make_name_features",
     "make_nseen_linker",
     "make_numbered_names",
+    "make_greek_suffixes",
     "make_protein_gene",
     "make_repeated_mentions",
 ]

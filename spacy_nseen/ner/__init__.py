@@ -2,9 +2,18 @@
 
 from .gazetteer import Gazetteer
 from .glued_names import GluedNames
+from .greek_suffixes import GreekSuffixes
 from .name_features import NameFeatures
 from .numbered_names import NumberedNames
 from .protein_gene import ProteinGeneLabeler
 from .repeated_mentions import RepeatedMentions
 
-__all__ = ["Gazetteer", "GluedNames", "NameFeatures", "NumberedNames", "ProteinGeneLabeler", "RepeatedMentions"]
+__all__ = [
+    "Gazetteer",
+    "GluedNames",
+    "GreekSuffixes",
+    "NameFeatures",
+    "NumberedNames",
+    "ProteinGeneLabeler",
+    "RepeatedMentions",
+]

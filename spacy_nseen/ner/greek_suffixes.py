@@ -1,0 +1,97 @@
+"""`nseen_greek_suffixes`: a name tagged without the Greek letter written after it takes the letter (`HIF-1 alpha`).
+
+Many names end in a Greek letter that PubMed text often spells out after a space: `HIF-1 alpha`, `Tif1 gamma`,
+`PKC zeta`, `IL-1 beta`, `C/EBP beta`. The NER, trained on figure captions that write `HIF‐1α`, tags some of these
+whole and stops at the letter for others; the linker then reads `HIF-1`, `Tif1` or `PKC` and finds another protein
+(`HIF-1` is also an alias of SETD2). After the NER, this component extends an entity of `labels` over the Greek
+letter that directly follows it, spelled (`alpha` … `omega`, any case) or as a symbol (`α`), when the entity does not
+already end in one and no other entity holds that token; an entity of the letter alone (`zeta` tagged by itself)
+is taken in. The linker's `spelled_greek` query form then reads `HIF-1 alpha` as `HIF-1α`.
+
+Judged on unlabelled PubMed/PMC sentences (`results/ner/greek_suffixes/`); Bio-ID captions write Greek
+letters as symbols joined to the name, so it changes little there. It keeps no state: the settings are its config.
+"""
+
+from typing import Iterable, List, Optional
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+DEFAULT_LABELS = ("PROTEIN", "GENE")
+GREEK_WORDS = frozenset(
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi "
+    "chi psi omega".split()
+)
+GREEK_SYMBOLS = frozenset("αβγδεζηθικλμνξοπρστυφχψω")
+
+
+def is_greek_letter(text: str) -> bool:
+    """RETURNS (bool): whether a token is one Greek letter, spelled (`alpha`, `Gamma`) or as a symbol (`α`)."""
+    return text.lower() in GREEK_WORDS or text in GREEK_SYMBOLS
+
+
+class GreekSuffixes:
+    """Extends entities of some labels over the Greek letter written after them.
+
+    labels (Iterable[str]): the labels whose entities are extended.
+    """
+
+    def __init__(
+        self, nlp: Language, name: str = "nseen_greek_suffixes", *, labels: Iterable[str] = DEFAULT_LABELS
+    ) -> None:
+        self.name = name
+        self.labels = frozenset(labels)
+        if not self.labels:
+            raise ValueError(f"{name}: labels must name at least one entity label")
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Extend each entity that stops before its Greek letter (see the module doc). RETURNS (Doc): the same doc."""
+        ents = self.extended(doc)
+        if ents is not None:
+            doc.ents = ents
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
+        for doc in stream:
+            yield self(doc)
+
+    def extended(self, doc: Doc) -> Optional[List[Span]]:
+        """RETURNS (Optional[List[Span]]): the doc's entities with the extended ones, or None when none changes."""
+        ents = list(doc.ents)
+        out: List[Span] = []
+        changed = False
+        i = 0
+        while i < len(ents):
+            ent = ents[i]
+            letter = ent.end  # the token after the entity
+            takes = (
+                ent.label_ in self.labels
+                and letter < len(doc)
+                and is_greek_letter(doc[letter].text)
+                and not is_greek_letter(doc[ent.end - 1].text)
+                and doc[ent.end - 1].whitespace_ != ""  # `HIF-1 alpha`, not `HIF-1alpha` (one token anyway)
+            )
+            following = ents[i + 1] if i + 1 < len(ents) else None
+            if takes and following is not None and following.start == letter:
+                takes = following.end == letter + 1  # an entity of the letter alone is taken in; a longer one not
+                skip = 1 if takes else 0
+            else:
+                skip = 0
+            if takes:
+                out.append(Span(doc, ent.start, letter + 1, label=ent.label, kb_id=ent.kb_id))
+                changed = True
+                i += 1 + skip
+                continue
+            out.append(ent)
+            i += 1
+        return out if changed else None
+
+
+@Language.factory(
+    "nseen_greek_suffixes",
+    default_config={"labels": list(DEFAULT_LABELS)},
+    assigns=["doc.ents"],
+)
+def make_greek_suffixes(nlp: Language, name: str, labels: List[str]) -> GreekSuffixes:
+    """Create the `nseen_greek_suffixes` component (see the module doc)."""
+    return GreekSuffixes(nlp, name, labels=labels)
