@@ -17,7 +17,8 @@ from typing import Iterable, List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-DEFAULT_LABELS = ("PROTEIN", "GENE")
+from .entity_extension import DEFAULT_LABELS, EntityExtender
+
 GREEK_WORDS = frozenset(
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi "
     "chi psi omega".split()
@@ -30,7 +31,7 @@ def is_greek_letter(text: str) -> bool:
     return text.lower() in GREEK_WORDS or text in GREEK_SYMBOLS
 
 
-class GreekSuffixes:
+class GreekSuffixes(EntityExtender):
     """Extends entities of some labels over the Greek letter written after them.
 
     labels (Iterable[str]): the labels whose entities are extended.
@@ -39,21 +40,7 @@ class GreekSuffixes:
     def __init__(
         self, nlp: Language, name: str = "nseen_greek_suffixes", *, labels: Iterable[str] = DEFAULT_LABELS
     ) -> None:
-        self.name = name
-        self.labels = frozenset(labels)
-        if not self.labels:
-            raise ValueError(f"{name}: labels must name at least one entity label")
-
-    def __call__(self, doc: Doc) -> Doc:
-        """Extend each entity that stops before its Greek letter (see the module doc). RETURNS (Doc): the same doc."""
-        ents = self.extended(doc)
-        if ents is not None:
-            doc.ents = ents
-        return doc
-
-    def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
-        for doc in stream:
-            yield self(doc)
+        super().__init__(name, labels)
 
     def extended(self, doc: Doc) -> Optional[List[Span]]:
         """RETURNS (Optional[List[Span]]): the doc's entities with the extended ones, or None when none changes."""

@@ -19,7 +19,8 @@ from typing import Iterable, List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-DEFAULT_LABELS = ("PROTEIN", "GENE")
+from .entity_extension import DEFAULT_LABELS, EntityExtender
+
 # the dashes the caption tokenizer splits between word characters (training/ner/bio_tokenizer.py, which the package
 # does not import: tests/ner/test_numbered_names.py keeps the two the same)
 UNICODE_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
@@ -27,7 +28,7 @@ UNICODE_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
 NUMBER_AFTER_DASH = re.compile(rf"[{UNICODE_DASHES}][0-9]+[^\W\d_]?(?=[^\w]|$)")
 
 
-class NumberedNames:
+class NumberedNames(EntityExtender):
     """Extends entities of some labels over the `‐number` that ends their word.
 
     labels (Iterable[str]): the labels whose entities are extended.
@@ -36,21 +37,7 @@ class NumberedNames:
     def __init__(
         self, nlp: Language, name: str = "nseen_numbered_names", *, labels: Iterable[str] = DEFAULT_LABELS
     ) -> None:
-        self.name = name
-        self.labels = frozenset(labels)
-        if not self.labels:
-            raise ValueError(f"{name}: labels must name at least one entity label")
-
-    def __call__(self, doc: Doc) -> Doc:
-        """Extend each entity that stops before its number (see the module doc). RETURNS (Doc): the same doc."""
-        ents = self.extended(doc)
-        if ents is not None:
-            doc.ents = ents
-        return doc
-
-    def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
-        for doc in stream:
-            yield self(doc)
+        super().__init__(name, labels)
 
     def number_end(self, doc: Doc, ent: Span, text: Optional[str] = None) -> int:
         """RETURNS (int): the token index the entity should end at: after its number, or `ent.end` unchanged.
