@@ -356,21 +356,17 @@ class Gazetteer(Pipe):
         names_file = NAMES_FILE if (path / NAMES_FILE).is_file() or not (path / PLAIN_NAMES_FILE).is_file() else None
         for file_name in (SETTINGS_FILE, names_file or PLAIN_NAMES_FILE, HASHES_FILE):
             if not (path / file_name).is_file():
-                raise ArtifactError(path / file_name, "missing", "Copy the pipeline again, or rebuild it")
+                raise ArtifactError(path / file_name, "missing", _COPY_AGAIN)
         try:
             settings = json.loads((path / SETTINGS_FILE).read_text(encoding="utf8"))
         except ValueError as e:
-            raise ArtifactError(
-                path / SETTINGS_FILE, f"not valid JSON ({e})", "Copy the pipeline again, or rebuild it"
-            ) from e
+            raise ArtifactError(path / SETTINGS_FILE, f"not valid JSON ({e})", _COPY_AGAIN) from e
         if not isinstance(settings, dict):
-            raise ArtifactError(path / SETTINGS_FILE, "not a JSON object", "Copy the pipeline again, or rebuild it")
+            raise ArtifactError(path / SETTINGS_FILE, "not a JSON object", _COPY_AGAIN)
         try:
             hashes = load_npz(path / HASHES_FILE, mmap=False)["hashes"]
         except (OSError, ValueError, KeyError) as e:
-            raise ArtifactError(
-                path / HASHES_FILE, f"unreadable ({e})", "Copy the pipeline again, or rebuild it"
-            ) from e
+            raise ArtifactError(path / HASHES_FILE, f"unreadable ({e})", _COPY_AGAIN) from e
         if names_file is None:  # format 1
             plain = path / PLAIN_NAMES_FILE
             self._restore(settings, None, plain.read_text(encoding="utf8"), hashes, plain)
@@ -395,7 +391,8 @@ class Gazetteer(Pipe):
         return self
 
 
-_FIX = "Copy the pipeline again, or rebuild it with this version of spacy_nseen"
+_COPY_AGAIN = "Copy the pipeline again, or rebuild it"
+_FIX = f"{_COPY_AGAIN} with this version of spacy_nseen"
 
 
 def pack_text(text: str) -> bytes:

@@ -12,7 +12,7 @@ Judged on unlabelled PubMed/PMC sentences (`results/ner/greek_suffixes/`); Bio-I
 letters as symbols joined to the name, so it changes little there. It keeps no state: the settings are its config.
 """
 
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Set
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -42,35 +42,33 @@ class GreekSuffixes(EntityExtender):
     ) -> None:
         super().__init__(name, labels)
 
+    def takes_letter(self, doc: Doc, ent: Span, following: Optional[Span]) -> bool:
+        """RETURNS (bool): whether `ent` takes the Greek letter right after it (`following`: the next entity)."""
+        letter = ent.end
+        if ent.label_ not in self.labels or letter >= len(doc) or not is_greek_letter(doc[letter].text):
+            return False
+        if is_greek_letter(doc[letter - 1].text) or not doc[letter - 1].whitespace_:  # `HIF-1alpha`: one token
+            return False
+        # an entity of the letter alone is taken in; a longer one that starts at the letter is left
+        return following is None or following.start != letter or following.end == letter + 1
+
     def extended(self, doc: Doc) -> Optional[List[Span]]:
         """RETURNS (Optional[List[Span]]): the doc's entities with the extended ones, or None when none changes."""
         ents = list(doc.ents)
         out: List[Span] = []
         changed = False
-        i = 0
-        while i < len(ents):
-            ent = ents[i]
-            letter = ent.end  # the token after the entity
-            takes = (
-                ent.label_ in self.labels
-                and letter < len(doc)
-                and is_greek_letter(doc[letter].text)
-                and not is_greek_letter(doc[ent.end - 1].text)
-                and doc[ent.end - 1].whitespace_ != ""  # `HIF-1 alpha`, not `HIF-1alpha` (one token anyway)
-            )
-            following = ents[i + 1] if i + 1 < len(ents) else None
-            if takes and following is not None and following.start == letter:
-                takes = following.end == letter + 1  # an entity of the letter alone is taken in; a longer one not
-                skip = 1 if takes else 0
-            else:
-                skip = 0
-            if takes:
-                out.append(Span(doc, ent.start, letter + 1, label=ent.label, kb_id=ent.kb_id))
-                changed = True
-                i += 1 + skip
+        taken_in: Set[int] = set()  # indices of entities of a letter that the entity before them took in
+        for i, ent in enumerate(ents):
+            if i in taken_in:
                 continue
-            out.append(ent)
-            i += 1
+            following = ents[i + 1] if i + 1 < len(ents) else None
+            if not self.takes_letter(doc, ent, following):
+                out.append(ent)
+                continue
+            out.append(Span(doc, ent.start, ent.end + 1, label=ent.label, kb_id=ent.kb_id))
+            changed = True
+            if following is not None and following.start == ent.end:
+                taken_in.add(i + 1)
         return out if changed else None
 
 

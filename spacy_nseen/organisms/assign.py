@@ -48,10 +48,11 @@ class AssignerSettings:
     article_saturation (float): Total article count at which the article level reaches its full
         weight (1: one organism word in the article counts fully; 3: it counts a third).
     near_words (int): Words allowed between an organism word and the mention it qualifies.
-    nearest_qualifier (bool): Of the organism words before a mention, leave out one that another organism's word
-        stands between with other words (`mouse` for the second `Notch` of `mouse Notch1 and Drosophila Notch`:
-        it qualifies `Notch1`); words joined by a conjunction all count (`human and mouse p53`). False: every
-        word within `near_words` counts (`evidence.nearest_qualifiers`).
+    nearest_qualifier (bool): Of the species words before a mention, only the nearest and those joined to it by
+        conjunctions, determiners or commas count (`human, mouse and rat Egr1`); one separated from the next by
+        other words qualifies another noun and is left out (`mouse` for the second `Notch` of `mouse Notch1 and
+        Drosophila Notch`). Cell lines always count. False: every word within `near_words` counts
+        (`evidence.nearest_qualifiers`).
     max_evidence (int): Evidence strings kept per mention.
     """
 
@@ -323,10 +324,10 @@ class OrganismAssigner:
         for hit in nearest_qualifiers(evidence, qualifiers, start) if s.nearest_qualifier else qualifiers:
             near[hit.taxon] = near.get(hit.taxon, 0.0) + hit.strength
             labels.setdefault(("near", hit.taxon), hit.label)
-        for hit, hit_sentence in zip(evidence.hits, evidence.hit_sentences):
-            if hit_sentence == sentence:
-                same_sentence[hit.taxon] = same_sentence.get(hit.taxon, 0.0) + hit.strength
-                labels.setdefault(("sentence", hit.taxon), hit.label)
+        for hit in in_sentence:
+            same_sentence[hit.taxon] = same_sentence.get(hit.taxon, 0.0) + hit.strength
+            labels.setdefault(("sentence", hit.taxon), hit.label)
+        for hit in evidence.hits:
             labels.setdefault(("caption", hit.taxon), hit.label)
         for level, counts, weight, where in (
             ("near", near, s.near_weight, "next to the mention"),

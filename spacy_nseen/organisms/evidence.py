@@ -26,9 +26,8 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s(?=\([A-Za-z](?:[-–,][A-
 _WORD = re.compile(r"[^\W_]+")
 _NEAR_BLOCKER = re.compile(r"[.;:!?]")
 SPECIES_WORD_LABEL = "word "  # how `find_species_words` labels a species word (`word 'mouse'`)
-_CONJUNCTIONS = frozenset(
-    {"and", "or", "but", "not", "versus", "vs", "the", "a", "an", "both", "either"}
-)  # and determiners
+# the words that join species words qualifying one noun (`human and the rat VPAC1`): conjunctions and determiners
+_CONJUNCTIONS = frozenset({"and", "or", "but", "not", "versus", "vs", "the", "a", "an", "both", "either"})
 
 
 @dataclass
@@ -145,12 +144,12 @@ def nearest_qualifiers(evidence: TextEvidence, near: Sequence[SpeciesHit], start
     human homolog of yeast Enp1`). Cell lines are hosts, not qualifiers: they are kept and never shadow a word
     (`human CD80 (CHO-CD80)`)."""
     words = [h for h in near if h.end <= start and h.label.startswith(SPECIES_WORD_LABEL)]
-    dropped: Set[int] = set()
-    for i in range(len(words) - 2, -1, -1):  # the gap after words[i], read from the mention back
-        if _qualifies_other_noun(evidence.text[words[i].end : words[i + 1].start]):
-            dropped = {id(h) for h in words[: i + 1]}
+    cut = 0  # the species words that end before this offset qualify another noun
+    for before, after in zip(reversed(words[:-1]), reversed(words[1:])):  # the gaps, read from the mention back
+        if _qualifies_other_noun(evidence.text[before.end : after.start]):
+            cut = after.start
             break
-    return [h for h in near if id(h) not in dropped]
+    return [h for h in near if not (h.end <= cut and h.label.startswith(SPECIES_WORD_LABEL))]
 
 
 def _qualifies_other_noun(between: str) -> bool:

@@ -521,8 +521,8 @@ class TfMatrix:
         """RETURNS (bool): offsets rise from 0 to the entry count (the row gather trusts them).
 
         The entries are not scanned on load: that would read every page of a memory-mapped file before the first
-        search. A column out of range is caught where it is read (`_build` raises ArtifactError); a count of 0
-        weighs nothing."""
+        search. A column out of range is caught where it is read (`_build` and `counts` raise ArtifactError); a count
+        of 0 weighs nothing (as 1 with sublinear tf: `tfidf_values`)."""
         n_rows = self.shape[0]
         indptr = self.indptr
         if indptr.shape != (n_rows + 1,) or int(indptr[0]) != 0 or int(indptr[-1]) != len(self.entries):

@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from wasabi import msg
 
+from training.benchmark.benchmark_probe import resident_files
 from training.benchmark.benchmark_texts import benchmark_texts, write_benchmark_texts
 from training.common.bioid import Mention
 
@@ -105,22 +106,30 @@ def drop_page_cache() -> bool:
         return False
 
 
-def probe(pipeline_dir: Path, threads: int, texts_path: Optional[Path] = None, exclude: Sequence[str] = ()) -> Dict[str, Any]:
+PROJECT_DIR = Path(__file__).resolve().parents[2]  # where `python -m training.benchmark.benchmark_probe` runs
+
+
+def probe_command(pipeline_dir: Path, threads: int, texts_path: Optional[Path] = None, exclude: Sequence[str] = ()) -> List[str]:
+    """RETURNS (List[str]): the command line of one `benchmark_probe` process."""
     command = [sys.executable, "-m", "training.benchmark.benchmark_probe", str(pipeline_dir), "--threads", str(threads)]
     command += ["--texts", str(texts_path)] if texts_path else []
     for name in exclude:
         command += ["--exclude", name]
-    result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2])
+    return command
+
+
+def probe(pipeline_dir: Path, threads: int, texts_path: Optional[Path] = None, exclude: Sequence[str] = ()) -> Dict[str, Any]:
+    result = subprocess.run(probe_command(pipeline_dir, threads, texts_path, exclude), capture_output=True, text=True,
+                            check=True, cwd=PROJECT_DIR)
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def probe_pair(pipeline_dir: Path, threads: int, texts_path: Path) -> List[Dict[str, Any]]:
     """Two probes run side by side on the same texts (as two workers of the service or of `annotate` run): each one's
     proportional set size counts half of every file page both map."""
-    command = [sys.executable, "-m", "training.benchmark.benchmark_probe", str(pipeline_dir), "--threads", str(threads),
-               "--texts", str(texts_path), "--hold"]
-    cwd = Path(__file__).resolve().parents[2]
-    workers = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=cwd) for _ in range(2)]
+    command = probe_command(pipeline_dir, threads, texts_path) + ["--hold"]
+    workers = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=PROJECT_DIR)
+               for _ in range(2)]
     try:
         for worker in workers:  # each prints a first reading once its texts are done, then waits for a line on stdin
             assert worker.stdout is not None
@@ -142,8 +151,6 @@ def probe_pair(pipeline_dir: Path, threads: int, texts_path: Path) -> List[Dict[
 def pipeline_maps_left(pipeline_dir: Path) -> Dict[str, float]:
     """RETURNS (Dict[str, float]): the files of `pipeline_dir` this process still maps (resident MB): a pipeline
     left loaded here would share its pages with the probes and halve their proportional set size."""
-    from training.benchmark.benchmark_probe import resident_files
-
     return resident_files(str(Path(pipeline_dir).resolve()))
 
 
